@@ -1,0 +1,33 @@
+"""The one exception family flowbot raises; the CLI maps each kind to an exit code."""
+
+from __future__ import annotations
+
+
+class FlowbotError(Exception):
+    """Base of every error flowbot reports to a user instead of a traceback."""
+
+    exit_code = 2
+
+
+class PuzzleError(FlowbotError):
+    """A puzzle that breaks the rules of the model (endpoint counts, shape, characters)."""
+
+
+class FormatError(FlowbotError):
+    """A file whose content cannot be read as any supported puzzle format."""
+
+
+class InputFileError(FlowbotError):
+    """A file that is missing, unreadable, empty or not text."""
+
+
+class SolveError(FlowbotError):
+    """The solver could not run (bad options, an internal limit)."""
+
+    exit_code = 3
+
+
+class UsageError(FlowbotError):
+    """A command line that asks for something flowbot cannot do."""
+
+    exit_code = 64

@@ -1,0 +1,1 @@
+"""Solving: the SAT encoding and the independent solution checker."""
