@@ -1,0 +1,320 @@
+"""Solve a puzzle with SAT: edge and colour variables, strict rules first, loops cut lazily."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from flowbot.errors import SolveError
+from flowbot.model import Cell, Puzzle, Solution
+
+Status = Literal["solved", "unsolvable", "timeout"]
+
+# glucose4 is incremental (loop cuts are added to the same solver) and can be interrupted.
+SOLVER_NAME = "glucose4"
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """What the solver found: a status, the solution, and how it got there."""
+
+    status: Status
+    solution: Solution | None = None
+    unique: bool | None = None
+    strict: bool = True
+    seconds: float = 0.0
+    loop_cuts: int = 0
+    variables: int = 0
+    clauses: int = 0
+
+
+class _Deadline:
+    """A wall-clock limit that interrupts a running SAT call when it passes."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.end = None if seconds is None else time.perf_counter() + seconds
+
+    def remaining(self) -> float | None:
+        """Seconds left, or None when there is no limit."""
+        return None if self.end is None else self.end - time.perf_counter()
+
+    def expired(self) -> bool:
+        """True once the limit has passed."""
+        return self.end is not None and time.perf_counter() >= self.end
+
+
+class _Encoding:
+    """The CNF of one puzzle under one rule set, and the incremental solver that holds it."""
+
+    def __init__(self, puzzle: Puzzle, strict: bool) -> None:
+        self.puzzle = puzzle
+        self.strict = strict
+        self.clauses: list[list[int]] = []
+        self.trivially_unsat = False
+        self._index_cells()
+        self._make_edges()
+        self._encode()
+
+    def _index_cells(self) -> None:
+        """Number the board cells and give each free cell K colour variables."""
+        puzzle = self.puzzle
+        self.cells: list[Cell] = list(puzzle.cells())
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        self.owner = [puzzle.endpoint_color(cell) for cell in self.cells]
+        self.k = len(puzzle.colors)
+        # Variables 1..E are edges (numbered in _make_edges); colour variables follow.
+        self.color_base: list[int] = [0] * len(self.cells)
+
+    def _make_edges(self) -> None:
+        """One variable per pair of neighbouring cells that a path could join."""
+        self.edges: list[tuple[int, int]] = []
+        self.edge_var: dict[tuple[int, int], int] = {}
+        self.incident: list[list[int]] = [[] for _ in self.cells]
+        owner = self.owner
+        for i, (row, col) in enumerate(self.cells):
+            for other in ((row, col + 1), (row + 1, col)):
+                j = self.index.get(other)
+                if j is None:
+                    continue
+                if owner[i] is not None and owner[j] is not None and owner[i] != owner[j]:
+                    continue  # two endpoints of different colours are never joined
+                self.edges.append((i, j))
+                var = len(self.edges)
+                self.edge_var[(i, j)] = var
+                self.edge_var[(j, i)] = var
+                self.incident[i].append(var)
+                self.incident[j].append(var)
+        next_var = len(self.edges) + 1
+        for i, owner_i in enumerate(owner):
+            if owner_i is None:
+                self.color_base[i] = next_var
+                next_var += self.k
+        self.variables = next_var - 1
+
+    def _encode(self) -> None:
+        """Build every clause: degrees, colours along edges, strict rules and corners."""
+        add = self.clauses.append
+        k = self.k
+        owner = self.owner
+        base = self.color_base
+        # Degree: an endpoint has exactly one path neighbour, a free cell exactly two.
+        for i, edges in enumerate(self.incident):
+            need = 1 if owner[i] is not None else 2
+            if len(edges) < need:
+                self.trivially_unsat = True
+                return
+            self._exactly(edges, need)
+        # Colour: a free cell has at least one colour; an edge carries colour both ways.
+        # At-most-one is not needed: every path holds an endpoint whose colour is fixed.
+        for i in range(len(self.cells)):
+            if owner[i] is None:
+                add(list(range(base[i], base[i] + k)))
+        for i, j in self.edges:
+            e = self.edge_var[(i, j)]
+            if owner[i] is not None and owner[j] is not None:
+                if self.strict:
+                    add([e])  # two endpoints of one colour side by side are always joined
+                continue
+            if owner[i] is not None or owner[j] is not None:
+                end, free = (i, j) if owner[i] is not None else (j, i)
+                color = owner[end]
+                fb = base[free]
+                add([-e, fb + color])
+                for c in range(k):
+                    if c != color:
+                        add([-e, -(fb + c)])
+                if self.strict:
+                    add([e, -(fb + color)])  # same colour next to each other means joined
+                continue
+            bi, bj = base[i], base[j]
+            for c in range(k):
+                add([-e, -(bi + c), bj + c])
+                add([-e, bi + c, -(bj + c)])
+                if self.strict:
+                    add([e, -(bi + c), -(bj + c)])
+        if self.strict:
+            self._corners()
+
+    def _exactly(self, lits: list[int], count: int) -> None:
+        """Exactly `count` (1 or 2) of at most four literals are true, as plain clauses."""
+        add = self.clauses.append
+        n = len(lits)
+        if n == count:
+            for lit in lits:
+                add([lit])
+            return
+        if count == 1:
+            add(list(lits))
+            for a in range(n):
+                for b in range(a + 1, n):
+                    add([-lits[a], -lits[b]])
+            return
+        if n == 3:
+            # Exactly two of three: any two hold a true one, and not all three are true.
+            a, b, c = lits
+            add([a, b])
+            add([a, c])
+            add([b, c])
+            add([-a, -b, -c])
+            return
+        # Exactly two of four: any three hold a true one and a false one.
+        for skip in range(n):
+            rest = [lit for pos, lit in enumerate(lits) if pos != skip]
+            add(rest)
+            add([-lit for lit in rest])
+
+    def _corners(self) -> None:
+        """A path turning at a cell forces the free cell inside the turn to turn the same way."""
+        add = self.clauses.append
+        index, edge_var, owner = self.index, self.edge_var, self.owner
+        for u, (row, col) in enumerate(self.cells):
+            if owner[u] is not None:
+                continue
+            for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+                a = index.get((row, col + dc))
+                b = index.get((row + dr, col))
+                d = index.get((row + dr, col + dc))
+                if a is None or b is None or d is None or owner[d] is not None:
+                    continue
+                ua, ub = edge_var.get((u, a)), edge_var.get((u, b))
+                if ua is None or ub is None:
+                    continue
+                # The inside cell differs in colour from both arms, so it leaves the turn outward.
+                for away in ((row + dr, col + 2 * dc), (row + 2 * dr, col + dc)):
+                    w = index.get(away)
+                    dw = None if w is None else edge_var.get((d, w))
+                    add([-ua, -ub] if dw is None else [-ua, -ub, dw])
+
+    def paths_and_cycles(self, model: list[int]) -> tuple[list[list[Cell]], list[list[int]]]:
+        """Read the paths from a model, and the edge variables of every loop that touches no endpoint."""
+        on = [False] * (len(self.edges) + 1)
+        for lit in model[: len(self.edges)]:
+            if lit > 0:
+                on[lit] = True
+        linked: list[list[int]] = [[] for _ in self.cells]
+        for var, (i, j) in enumerate(self.edges, start=1):
+            if on[var]:
+                linked[i].append(j)
+                linked[j].append(i)
+        seen = [False] * len(self.cells)
+        paths = []
+        for first, _second in self.puzzle.endpoints:
+            path = self._walk(self.index[first], linked, seen)
+            paths.append([self.cells[i] for i in path])
+        cycles = []
+        for start in range(len(self.cells)):
+            if not seen[start]:
+                loop = self._walk(start, linked, seen)
+                cycle_edges = [self.edge_var[(a, b)] for a, b in zip(loop, loop[1:] + loop[:1], strict=True)]
+                cycles.append(cycle_edges)
+        return paths, cycles
+
+    @staticmethod
+    def _walk(start: int, linked: list[list[int]], seen: list[bool]) -> list[int]:
+        """Follow linked cells from `start` until the path ends or closes."""
+        order = [start]
+        seen[start] = True
+        previous, current = -1, start
+        while True:
+            step = next((n for n in linked[current] if n != previous and not seen[n]), None)
+            if step is None:
+                return order
+            seen[step] = True
+            order.append(step)
+            previous, current = current, step
+
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    unique: bool = False,
+    timeout: float | None = None,
+    allow_touching: bool = True,
+) -> SolveResult:
+    """Solve a puzzle: strict Flow rules first, then (if allowed) paths that touch themselves."""
+    if timeout is not None and timeout <= 0:
+        raise SolveError(f"timeout must be positive, got {timeout}")
+    _backend()  # loaded before the clock starts: solve time should not include the import
+    started = time.perf_counter()
+    deadline = _Deadline(timeout)
+    result = _solve_with(puzzle, strict=True, unique=unique, deadline=deadline)
+    if result.status == "unsolvable" and allow_touching:
+        relaxed = _solve_with(puzzle, strict=False, unique=unique, deadline=deadline)
+        if relaxed.status != "unsolvable":
+            result = relaxed
+    return _with_seconds(result, time.perf_counter() - started)
+
+
+def _backend():
+    """The python-sat Solver class, imported on first use: the import costs ~50 ms at start-up."""
+    from pysat.solvers import Solver
+
+    return Solver
+
+
+def _with_seconds(result: SolveResult, seconds: float) -> SolveResult:
+    """The same result with its total solve time."""
+    return SolveResult(
+        result.status, result.solution, result.unique, result.strict, seconds,
+        result.loop_cuts, result.variables, result.clauses,
+    )  # fmt: skip
+
+
+def _solve_with(puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline) -> SolveResult:
+    """Solve under one rule set, cutting loops until the model is a set of endpoint-to-endpoint paths."""
+    encoding = _Encoding(puzzle, strict)
+    sizes = {"variables": encoding.variables, "clauses": len(encoding.clauses)}
+    if encoding.trivially_unsat:
+        return SolveResult("unsolvable", strict=strict, **sizes)
+    with _backend()(name=SOLVER_NAME, bootstrap_with=encoding.clauses) as solver:
+        cuts = 0
+        first, cuts = _next_solution(solver, encoding, deadline, cuts)
+        if first is None or first == "timeout":
+            status: Status = "timeout" if first == "timeout" else "unsolvable"
+            return SolveResult(status, strict=strict, loop_cuts=cuts, **sizes)
+        paths, used_edges = first
+        solution = Solution(puzzle, tuple(tuple(path) for path in paths))
+        is_unique = None
+        if unique:
+            solver.add_clause([-var for var in used_edges])  # any other solution uses another edge
+            second, cuts = _next_solution(solver, encoding, deadline, cuts)
+            if second == "timeout":
+                return SolveResult("timeout", solution, None, strict, loop_cuts=cuts, **sizes)
+            is_unique = second is None
+        return SolveResult("solved", solution, is_unique, strict, loop_cuts=cuts, **sizes)
+
+
+def _next_solution(solver, encoding: _Encoding, deadline: _Deadline, cuts: int):
+    """Solve until a loop-free model appears: (paths, edge vars), None if unsatisfiable, or 'timeout'."""
+    while True:
+        satisfiable = _run(solver, deadline)
+        if satisfiable is None:
+            return "timeout", cuts
+        if not satisfiable:
+            return None, cuts
+        model = solver.get_model()
+        paths, cycles = encoding.paths_and_cycles(model)
+        if not cycles:
+            used = [var for var in range(1, len(encoding.edges) + 1) if model[var - 1] > 0]
+            return (paths, used), cuts
+        for cycle in cycles:
+            solver.add_clause([-var for var in cycle])
+            cuts += 1
+
+
+def _run(solver, deadline: _Deadline) -> bool | None:
+    """One SAT call that stops at the deadline: True, False, or None when interrupted."""
+    remaining = deadline.remaining()
+    if remaining is None:
+        return solver.solve()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        return solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+        solver.clear_interrupt()
