@@ -1,0 +1,117 @@
+"""The `flowbot` command: parse arguments, set up logging, run one mode, map errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from flowbot import __version__
+from flowbot.errors import FlowbotError, UsageError
+
+
+def _positive_float(text: str) -> float:
+    """An argparse type for a number of seconds greater than zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    """An argparse type for a count of at least one."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="flowbot", description="Read, solve and play Flow Free puzzles."
+    )
+    parser.add_argument("--version", action="version", version=f"flowbot {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    solve = commands.add_parser("solve", help="solve puzzle files and print the solutions")
+    solve.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files (any supported format)")
+    solve.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    solve.add_argument("--unique", action="store_true", help="also tell whether the solution is unique")
+    solve.add_argument("--timeout", type=_positive_float, metavar="S", help="give up on a puzzle after S seconds")
+
+    bench = commands.add_parser("bench", help="time the solver over puzzle files (default: the shared corpus)")
+    bench.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files; default: the corpus sets")
+    bench.add_argument("--repeat", type=_positive_int, default=3, help="runs per puzzle (median taken)")
+    bench.add_argument("--set", choices=("levels", "janko", "all"), default="levels",
+                       help="which corpus set to run when no PATH is given")  # fmt: skip
+    bench.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S", help="per-puzzle limit")
+
+    commands.add_parser("demo", help="solve the bundled puzzle and show it (the main job until the live bot)")
+    return parser
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Parse arguments and run the chosen mode; FlowbotError propagates to `main`."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(args.verbose)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        raise UsageError("no command given")
+    if args.command == "solve":
+        from flowbot.modes.solve_files import run_solve
+        from flowbot.render import use_color
+
+        return run_solve(
+            args.paths,
+            as_json=args.json,
+            unique=args.unique,
+            timeout=args.timeout,
+            out=sys.stdout,
+            err=sys.stderr,
+            color=use_color(sys.stdout),
+        )
+    if args.command == "bench":
+        from flowbot.modes.bench import run_bench
+
+        return run_bench(args.paths, corpus_set=args.set, repeat=args.repeat, timeout=args.timeout)
+    if args.command == "demo":
+        from flowbot.modes.demo import run_demo
+
+        return run_demo()
+    raise UsageError(f"unknown command {args.command!r}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console entry point: the one place errors become messages and exit codes."""
+    try:
+        return run(argv)
+    except FlowbotError as error:
+        print(f"flowbot: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("flowbot: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); exit quietly like other Unix tools.
+        sys.stderr.close()
+        return 141
+
+
+def _setup_logging(verbosity: int) -> None:
+    """Send log records to stderr; -v shows info, -vv debug."""
+    level = logging.WARNING - 10 * min(verbosity, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

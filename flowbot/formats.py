@@ -1,0 +1,661 @@
+"""Puzzle files: read every supported format by its content, and write flowbot JSON and text grids.
+
+Formats, by the name kept in `Source.format`:
+
+- ``flowbot-json``: flowbot's own versioned JSON object (what ``captured_puzzles/`` holds).
+- ``rows-json``: a JSON list of rows, each a list of cells: ``null`` empty, any other value an endpoint.
+- ``grid``: mzucker/flow_solver text, one row per line: ``.`` empty, ``#`` wall, letters and digits endpoints.
+- ``numberlink``: thomasahle/numberlink text, several puzzles each under a ``W H`` header line.
+- ``tabs``: lacop/FlowSolver text, cells separated by tabs.
+- ``flow-header``: ksavill ``.flow`` text, ``# key: value`` lines and then a grid.
+
+Where a read puzzle's source points: for every text format and rows-json, ``puzzle.source`` is the
+file (the same value as ``Loaded.source``). For flowbot-json, ``Loaded.source`` is the file (with the
+stored source copied into ``details["stored_source"]``) while ``puzzle.source`` is the source stored in
+the JSON, so a captured puzzle keeps saying where it was captured and saving it again changes nothing;
+a JSON file without a stored source gives the file as ``puzzle.source``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import stat
+import string
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+
+from flowbot.errors import FlowbotError, FormatError, InputFileError, PuzzleError
+from flowbot.model import EMPTY, PALETTE, WALL, Puzzle, Source
+
+FLOWBOT_SCHEMA_VERSION = 1
+
+# Far above any real puzzle file (the largest numberlink stress file is 3 MB); stops us slurping a video.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+# What a text grid may hold; anything else is more likely a typo or another format than a colour.
+_GRID_CELLS = frozenset(string.ascii_letters + string.digits + EMPTY + WALL)
+
+# Labels handed out, in order, when a rows-json board's values cannot serve as labels themselves.
+_LABEL_SEQUENCE = string.ascii_uppercase + string.ascii_lowercase + string.digits
+
+# mzucker's colour mnemonics; a grid uses them when it has a letter above 'P' and no letter outside them.
+_MNEMONICS = MappingProxyType({
+    "R": "red", "B": "blue", "Y": "yellow", "G": "green", "O": "orange", "C": "cyan",
+    "M": "magenta", "m": "maroon", "P": "purple", "A": "grey", "W": "white", "g": "lime",
+    "T": "tan", "b": "dark blue", "c": "teal", "p": "pink",
+})  # fmt: skip
+
+_PALETTE_ALIASES = MappingProxyType({"gray": "grey", "darkblue": "dark blue"})
+
+# A numberlink header: two numbers separated by spaces only, so a tab-separated row "1\t2" is no header.
+_HEADER = re.compile(r"(\d+) +(\d+)")
+_KEY_VALUE = re.compile(r"#\s*([A-Za-z_][\w-]*)\s*:\s*(.*)")
+_SIZE = re.compile(r"(\d+)\s*[xX]\s*(\d+)")
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """One puzzle read from a file, or the error that stopped it."""
+
+    source: Source
+    puzzle: Puzzle | None
+    error: FlowbotError | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """One line of a text file: its number from 1, its text without trailing space, and if it is a comment."""
+
+    number: int
+    text: str
+    comment: bool
+
+
+def is_image_bytes(data: bytes) -> bool:
+    """True when the bytes start like a PNG, JPEG, GIF, WebP, BMP or TIFF image."""
+    return (
+        data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*"))
+        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+        # "BM" alone could start a text grid; the zero reserved bytes after it cannot.
+        or (data[:2] == b"BM" and data[6:10] == b"\x00\x00\x00\x00")
+    )
+
+
+def read_entries(path: str | os.PathLike[str]) -> list[Loaded]:
+    """Read every puzzle in a file; file-level problems raise, a bad puzzle among several becomes an entry."""
+    name = os.fsdecode(path)
+    data = _read_bytes(path, name)
+    if not data:
+        raise InputFileError(f"{name}: file is empty")
+    if is_image_bytes(data):
+        raise FormatError(f"{name}: is an image, not a puzzle file")
+    text = _decode(data, name)
+    if not text.strip():
+        raise InputFileError(f"{name}: file holds only whitespace")
+    return parse_text(text, name)
+
+
+def load_puzzles(path: str | os.PathLike[str]) -> list[Puzzle]:
+    """Read every puzzle in a file and raise the first error, if any."""
+    puzzles = []
+    for entry in read_entries(path):
+        if entry.error is not None:
+            raise entry.error
+        assert entry.puzzle is not None
+        puzzles.append(entry.puzzle)
+    return puzzles
+
+
+def parse_text(text: str, path: str | os.PathLike[str] | None = None) -> list[Loaded]:
+    """Read the puzzles in a file's text, choosing the format by content; `path` only names things."""
+    label = "<text>" if path is None else os.fsdecode(path)
+    name = None if path is None else label
+    text = text.removeprefix("\ufeff")
+    first = text.lstrip()[:1]
+    if not first:
+        raise FormatError(f"{label}: no puzzle found (the text is blank)")
+    if first in "{[":
+        return _parse_json_text(text, label, name)
+    return _parse_lines(_split_lines(text), label, name)
+
+
+def puzzle_to_json(puzzle: Puzzle, solution_rows: Sequence[str] | None = None) -> dict[str, object]:
+    """The flowbot JSON object of a puzzle (and optionally its solved grid), keys in their written order."""
+    data: dict[str, object] = {
+        "schema_version": FLOWBOT_SCHEMA_VERSION,
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "grid": puzzle.to_rows(),
+        "colors": {color.label: color.name for color in puzzle.colors},
+        "source": _source_to_json(puzzle.source),
+    }
+    if solution_rows is not None:
+        rows = list(solution_rows)
+        if len(rows) != puzzle.rows or any(len(row) != puzzle.cols for row in rows):
+            raise PuzzleError(f"solution rows do not match the {puzzle.size} board")
+        data["solution"] = rows
+    return data
+
+
+def puzzle_from_json(data: object, path: str | os.PathLike[str] | None = None) -> Puzzle:
+    """Build a puzzle from a decoded flowbot JSON object; errors name `path` when given."""
+    name = None if path is None else os.fsdecode(path)
+    file_source = Source(kind="file", path=name, index=0, format="flowbot-json")
+    try:
+        return _json_puzzle(data, file_source)
+    except FlowbotError as error:
+        if name is None:
+            raise
+        raise _prefixed(error, name) from error
+
+
+def format_text_grid(puzzle: Puzzle) -> str:
+    """The puzzle as a text grid: its rows joined by newlines, with a final newline."""
+    return "\n".join(puzzle.to_rows()) + "\n"
+
+
+def write_puzzle_json(
+    puzzle: Puzzle, path: str | os.PathLike[str], solution_rows: Sequence[str] | None = None
+) -> None:
+    """Save a puzzle as flowbot JSON (indent 2, trailing newline), replacing the file atomically."""
+    text = json.dumps(puzzle_to_json(puzzle, solution_rows), indent=2, ensure_ascii=False) + "\n"
+    atomic_write_text(path, text)
+
+
+def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
+    """Save a puzzle as a text grid, atomically; names are lost, and labels must be letters or digits."""
+    for color in puzzle.colors:
+        # Refuse rather than write a file that `read_entries` would reject as an unknown character.
+        if color.label not in _GRID_CELLS:
+            raise FormatError(
+                f"{os.fsdecode(path)}: colour label {color.label!r} cannot be read back from a text grid "
+                "(letters and digits only); save flowbot JSON instead"
+            )
+    atomic_write_text(path, format_text_grid(puzzle))
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write UTF-8 text through a synced temp file in the same folder and rename it over `path`."""
+    target = Path(path)
+    descriptor, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # mkstemp makes the file private (0600); give it the mode the old file had, or an ordinary one.
+        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
+        os.chmod(temp_name, mode)
+        os.replace(temp_name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+# --- reading files ---------------------------------------------------------------------------------
+
+
+def _read_bytes(path: str | os.PathLike[str], name: str) -> bytes:
+    """The bytes of a file, with missing, directory and unreadable files reported as InputFileError."""
+    if Path(path).is_dir():
+        raise InputFileError(f"{name}: is a directory, not a file")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise InputFileError(f"{name}: no such file") from None
+    except OSError as error:
+        raise InputFileError(f"{name}: cannot read: {error.strerror or error}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputFileError(f"{name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, not a puzzle file")
+    return data
+
+
+def _decode(data: bytes, name: str) -> str:
+    """UTF-8 text without its BOM, or InputFileError for binary data and other encodings."""
+    control = _CONTROL_BYTES.search(data)
+    if control is not None:
+        offset = control.start()
+        raise InputFileError(
+            f"{name}: not a text file (control byte 0x{data[offset]:02x} at offset {offset})"
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputFileError(
+            f"{name}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})"
+        ) from None
+
+
+def _prefixed(error: FlowbotError, prefix: str) -> FlowbotError:
+    """The same kind of error with a prefix naming where it happened."""
+    wrapped = type(error)(f"{prefix}: {error}")
+    wrapped.__cause__ = error
+    return wrapped
+
+
+def _single(label: str, source: Source, build: Callable[[], Puzzle]) -> list[Loaded]:
+    """The one entry of a single-puzzle file; its error is raised with the file name in front."""
+    try:
+        puzzle = build()
+    except FlowbotError as error:
+        raise _prefixed(error, label) from error
+    return [Loaded(source, puzzle, None)]
+
+
+def _kind(value: object) -> str:
+    """A JSON value's type as a person reads it in a message."""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number" if isinstance(value, int | float) else type(value).__name__)
+
+
+# --- JSON formats ----------------------------------------------------------------------------------
+
+
+def _parse_json_text(text: str, label: str, name: str | None) -> list[Loaded]:
+    """Decode a JSON file and read it as flowbot JSON (an object) or rows-json (a list)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError(
+            f"{label}: invalid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        ) from None
+    except RecursionError:
+        raise FormatError(f"{label}: invalid JSON: nested too deeply") from None
+    if isinstance(data, dict):
+        source = Source(kind="file", path=name, index=0, format="flowbot-json")
+        entries = _single(label, source, lambda: _json_puzzle(data, source))
+        stored = data.get("source")
+        if isinstance(stored, dict):
+            entries = [replace(entries[0], source=replace(source, details={"stored_source": stored}))]
+        return entries
+    source = Source(kind="file", path=name, index=0, format="rows-json")
+    return _single(label, source, lambda: _rows_json_puzzle(data, source))
+
+
+def _json_puzzle(data: object, file_source: Source) -> Puzzle:
+    """Validate a flowbot JSON object and build its puzzle, with its stored source when it has one."""
+    if not isinstance(data, dict):
+        raise FormatError(f"flowbot JSON must be an object, got {_kind(data)}")
+    _check_schema_version(data)
+    grid = _string_list(data, "grid")
+    if grid is None:
+        raise FormatError("missing key 'grid'")
+    for key, expected in (("rows", len(grid)), ("cols", len(grid[0]) if grid else 0)):
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise FormatError(f"'{key}' must be an integer, got {_kind(value)}")
+        if value != expected:
+            raise FormatError(f"'{key}' is {value} but the grid has {expected}")
+    names = _color_names(data.get("colors", {}))
+    stored = _stored_source(data.get("source"))
+    puzzle = Puzzle.from_rows(grid, names, stored or file_source)
+    labels = puzzle.label_index()
+    for label in names:
+        if label not in labels:
+            raise FormatError(f"'colors' names {label!r}, which is not a label in the grid")
+    solution = _string_list(data, "solution")
+    if solution is not None and (
+        len(solution) != puzzle.rows or any(len(row) != puzzle.cols for row in solution)
+    ):
+        raise FormatError(f"'solution' must be {puzzle.rows} rows of {puzzle.cols} characters")
+    return _in_color_order(puzzle, list(names))
+
+
+def _check_schema_version(data: Mapping[str, object]) -> None:
+    """Raise unless the object carries a schema_version this flowbot can read."""
+    if "schema_version" not in data:
+        raise FormatError("missing key 'schema_version'")
+    version = data["schema_version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise FormatError(f"'schema_version' must be an integer, got {_kind(version)}")
+    if version > FLOWBOT_SCHEMA_VERSION:
+        raise FormatError(
+            f"schema_version {version} is newer than this flowbot reads "
+            f"(up to {FLOWBOT_SCHEMA_VERSION}); upgrade flowbot"
+        )
+    if version < 1:
+        raise FormatError(f"schema_version {version} is not valid (versions start at 1)")
+
+
+def _string_list(data: Mapping[str, object], key: str) -> list[str] | None:
+    """The value under `key` as a list of strings, None when absent, FormatError for other types."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise FormatError(f"'{key}' must be a list of strings, got {_kind(value)}")
+    for number, item in enumerate(value):
+        if not isinstance(item, str):
+            raise FormatError(f"'{key}'[{number}] must be a string, got {_kind(item)}")
+    return value
+
+
+def _color_names(value: object) -> dict[str, str | None]:
+    """The 'colors' object checked to map labels to a name or null."""
+    if not isinstance(value, dict):
+        raise FormatError(f"'colors' must be an object, got {_kind(value)}")
+    for label, name in value.items():
+        if name is not None and not isinstance(name, str):
+            raise FormatError(f"'colors'[{label!r}] must be a string or null, got {_kind(name)}")
+    return value
+
+
+def _stored_source(value: object) -> Source | None:
+    """The 'source' object as a Source, None when absent or null."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise FormatError(f"'source' must be an object or null, got {_kind(value)}")
+    checks = (
+        ("kind", str, False, "a string"),
+        ("path", str, True, "a string or null"),
+        ("format", str, True, "a string or null"),
+        ("details", dict, True, "an object or null"),
+    )
+    for key, kind, optional, expected in checks:
+        item = value.get(key)
+        if not (isinstance(item, kind) or (optional and item is None)):
+            raise FormatError(f"'source.{key}' must be {expected}, got {_kind(item)}")
+    index = value.get("index", 0)
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise FormatError(f"'source.index' must be a whole number, got {index!r}")
+    return Source(
+        kind=value["kind"],
+        path=value.get("path"),
+        index=index,
+        format=value.get("format"),
+        details=value.get("details") or {},
+    )
+
+
+def _in_color_order(puzzle: Puzzle, order: Sequence[str]) -> Puzzle:
+    """The puzzle with its colours put in the order of `order` (the rest after, as they were)."""
+    index = puzzle.label_index()
+    first = [index[label] for label in order if label in index]
+    ranks = first + [rank for rank in range(len(puzzle.colors)) if rank not in first]
+    if ranks == sorted(ranks):
+        return puzzle
+    return Puzzle(
+        puzzle.rows,
+        puzzle.cols,
+        tuple(puzzle.colors[rank] for rank in ranks),
+        tuple(puzzle.endpoints[rank] for rank in ranks),
+        puzzle.walls,
+        puzzle.source,
+    )
+
+
+def _source_to_json(source: Source | None) -> dict[str, object] | None:
+    """A Source as the JSON object stored under 'source'."""
+    if source is None:
+        return None
+    return {
+        "kind": source.kind,
+        "path": source.path,
+        "index": source.index,
+        "format": source.format,
+        "details": dict(source.details),
+    }
+
+
+def _rows_json_puzzle(data: object, source: Source) -> Puzzle:
+    """Build a puzzle from a rows-json board: a list of rows, each a list of null or a colour value."""
+    if not isinstance(data, list) or not data:
+        raise FormatError("a rows-json board must be a non-empty list of rows")
+    values: dict[str, object] = {}  # JSON text of each value -> the value, in order of first appearance
+    board: list[list[str | None]] = []
+    for row_number, row in enumerate(data, 1):
+        if not isinstance(row, list):
+            raise FormatError(f"row {row_number} is {_kind(row)}, expected a list of cells")
+        cells: list[str | None] = []
+        for col_number, value in enumerate(row, 1):
+            where = f"row {row_number}, col {col_number}"
+            if isinstance(value, list | dict):
+                raise FormatError(
+                    f"cell at {where} is {_kind(value)}; a rows-json file holds one board, "
+                    "a list of rows each a list of null or a colour value"
+                )
+            if isinstance(value, bool) or value == "":
+                raise FormatError(f"cell at {where} is {value!r}; use null for an empty cell")
+            key = None if value is None else json.dumps(value)
+            if key is not None:
+                values.setdefault(key, value)
+            cells.append(key)
+        board.append(cells)
+    labels = _rows_json_labels(list(values.values()))
+    label_of = dict(zip(values, labels, strict=True))
+    rows = ["".join(EMPTY if key is None else label_of[key] for key in cells) for cells in board]
+    names = {label_of[key]: _palette_name(value) for key, value in values.items()}
+    details = {"values": {label_of[key]: value for key, value in values.items()}}
+    return Puzzle.from_rows(rows, names, replace(source, details=details))
+
+
+def _rows_json_labels(values: Sequence[object]) -> list[str]:
+    """Labels for rows-json values: the values themselves when all are usable characters, else A, B, C..."""
+    usable = all(
+        isinstance(value, str)
+        and len(value) == 1
+        and value not in (EMPTY, WALL)
+        and value.isprintable()
+        and not value.isspace()
+        for value in values
+    )
+    if usable:
+        return [str(value) for value in values]
+    if len(values) > len(_LABEL_SEQUENCE):
+        raise FormatError(f"{len(values)} colours, more than the {len(_LABEL_SEQUENCE)} flowbot can label")
+    return list(_LABEL_SEQUENCE[: len(values)])
+
+
+def _palette_name(value: object) -> str | None:
+    """The palette name a colour value spells (any case, 'gray', 'dark_blue'...), or None."""
+    if not isinstance(value, str):
+        return None
+    name = " ".join(value.strip().lower().replace("_", " ").replace("-", " ").split())
+    name = _PALETTE_ALIASES.get(name, name)
+    return name if name in PALETTE else None
+
+
+# --- text formats ----------------------------------------------------------------------------------
+
+
+def _split_lines(text: str) -> list[_Line]:
+    """Number the lines of a text (CRLF and CR tolerated) and mark the comments."""
+    raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # A comment is '#' then whitespace: '#..A' (a wall in the first column) and a lone '#' (a one-column
+    # row that is a wall) stay grid rows, and no grid row can hold whitespace after its '#'.
+    return [
+        _Line(number, raw.rstrip(), raw[:1] == "#" and raw[1:2].isspace())
+        for number, raw in enumerate(raw_lines, 1)
+    ]
+
+
+def _parse_lines(lines: list[_Line], label: str, name: str | None) -> list[Loaded]:
+    """Pick the text format and read it.
+
+    Rule, after skipping the leading comments and blank lines: a first line "W H" (two numbers, spaces
+    only) means numberlink; otherwise a leading comment "# key: value" means flow-header; otherwise a
+    tab anywhere in the board means tabs; otherwise grid. numberlink goes first because its comments
+    can look like keys ("# Author: Mike Spivey"). A grid file with such a comment reads as flow-header,
+    which gives the same board.
+    """
+    start = next((at for at, line in enumerate(lines) if line.text and not line.comment), None)
+    if start is None:
+        raise FormatError(f"{label}: no puzzle found (only comments and blank lines)")
+    if _HEADER.fullmatch(lines[start].text):
+        return _numberlink(lines, label, name)
+    header = _header_keys(lines[:start])
+    if header:
+        source = Source(kind="file", path=name, index=0, format="flow-header", details=header)
+        return _single(label, source, lambda: _flow_header_puzzle(lines[start:], header, source))
+    if any("\t" in line.text for line in lines[start:]):
+        source = Source(kind="file", path=name, index=0, format="tabs")
+        return _single(
+            label, source, lambda: Puzzle.from_rows(_tab_rows(_board(lines[start:])), None, source)
+        )
+    source = Source(kind="file", path=name, index=0, format="grid")
+    return _single(label, source, lambda: _grid_puzzle(lines[start:], source))
+
+
+def _board(lines: Sequence[_Line]) -> list[_Line]:
+    """The lines of a single board: trailing blank lines dropped, nothing else allowed between its rows."""
+    end = len(lines)
+    while end > 0 and not lines[end - 1].text:
+        end -= 1
+    for line in lines[:end]:
+        if not line.text:
+            raise FormatError(
+                f"line {line.number}: blank line inside the board (this format holds one puzzle)"
+            )
+        if line.comment:
+            raise FormatError(f"line {line.number}: comment inside the board; comments go before it")
+    return list(lines[:end])
+
+
+def _grid_rows(lines: Sequence[_Line]) -> list[str]:
+    """The rows of a text grid, after checking every character is '.', '#', a letter or a digit."""
+    for row, line in enumerate(lines, 1):
+        for col, char in enumerate(line.text, 1):
+            if char not in _GRID_CELLS:
+                raise PuzzleError(f"unknown cell character {char!r} at row {row}, col {col}")
+    return [line.text for line in lines]
+
+
+def _grid_puzzle(lines: Sequence[_Line], source: Source) -> Puzzle:
+    """Build a puzzle from mzucker grid lines, naming colours when the letters are his mnemonics."""
+    rows = _grid_rows(_board(lines))
+    labels = {char for row in rows for char in row if char not in (EMPTY, WALL)}
+    # mzucker's own rule: the alternate format (A..P, no names) unless some letter is above 'P'.
+    mnemonic = all(label in _MNEMONICS for label in labels) and any(label > "P" for label in labels)
+    names = dict(_MNEMONICS) if mnemonic else None
+    return Puzzle.from_rows(rows, names, source)
+
+
+def _tab_rows(lines: Sequence[_Line]) -> list[str]:
+    """The rows of a tab-separated board, one character per cell."""
+    rows = []
+    for row, line in enumerate(lines, 1):
+        cells = [cell.strip() for cell in line.text.split("\t")]
+        for col, cell in enumerate(cells, 1):
+            if len(cell) != 1 or cell not in _GRID_CELLS:
+                raise PuzzleError(f"unknown cell {cell!r} at row {row}, col {col}")
+        rows.append("".join(cells))
+    return rows
+
+
+def _header_keys(lines: Sequence[_Line]) -> dict[str, str]:
+    """The '# key: value' pairs among leading comment lines."""
+    keys = {}
+    for line in lines:
+        match = _KEY_VALUE.fullmatch(line.text) if line.comment else None
+        if match is not None:
+            keys[match[1]] = match[2]
+    return keys
+
+
+def _flow_header_puzzle(lines: Sequence[_Line], header: Mapping[str, str], source: Source) -> Puzzle:
+    """Build a puzzle from a ksavill .flow board, checking its type and size keys."""
+    kind = header.get("type")
+    if kind is not None and kind.strip().lower() != "square":
+        raise FormatError(f"board type {kind!r} is not supported (only square-cell boards)")
+    rows = _grid_rows(_board(lines))
+    size = header.get("size")
+    if size is not None:
+        match = _SIZE.fullmatch(size.strip())
+        if match is None:
+            raise FormatError(f"size {size!r} is not WIDTHxHEIGHT")
+        width, height = int(match[1]), int(match[2])
+        if (width, height) != (len(rows[0]), len(rows)):
+            raise FormatError(
+                f"header says size {width}x{height} but the grid is {len(rows[0])} wide and {len(rows)} high"
+            )
+    return Puzzle.from_rows(rows, None, source)
+
+
+def _numberlink(lines: list[_Line], label: str, name: str | None) -> list[Loaded]:
+    """Read every puzzle of a numberlink file; a broken puzzle becomes an error entry and reading resyncs."""
+    entries: list[Loaded] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        if not line.text or line.comment:
+            at += 1
+            continue
+        source = Source(
+            kind="file", path=name, index=len(entries), format="numberlink", details={"line": line.number}
+        )
+        header = _HEADER.fullmatch(line.text)
+        if header is None:
+            # Stray text between puzzles: most likely a puzzle whose header is broken, so report it as one.
+            error = FormatError(f"expected a 'WIDTH HEIGHT' header, found {line.text[:40]!r}")
+            entries.append(_failed(source, label, line.number, error))
+            at = _next_header(lines, at + 1)
+            continue
+        width, height = int(header[1]), int(header[2])
+        if width == height == 0:
+            break  # thomasahle's end-of-file marker; anything after it is not read
+        at, entry = _numberlink_puzzle(lines, at, width, height, source, label)
+        entries.append(entry)
+    if not entries:
+        raise FormatError(f"{label}: no puzzle found (only headers of size 0 0, comments and blank lines)")
+    return entries
+
+
+def _numberlink_puzzle(
+    lines: list[_Line], at: int, width: int, height: int, source: Source, label: str
+) -> tuple[int, Loaded]:
+    """Read the puzzle whose header is lines[at]; return where reading goes on and its entry."""
+    header_line = lines[at].number
+    rows: list[str] = []
+    problem: tuple[int, str] | None = None
+    at += 1
+    # The next `height` lines are rows whatever they look like (a row may start with '#'), unless one is
+    # blank or a header, which means the rows ran out.
+    while len(rows) < height:
+        if at >= len(lines) or not lines[at].text or _HEADER.fullmatch(lines[at].text):
+            problem = problem or (header_line, f"header says {height} rows but only {len(rows)} follow")
+            break
+        text = lines[at].text
+        if len(text) != width and problem is None:
+            problem = (lines[at].number, f"row {len(rows) + 1} has {len(text)} cells, header says {width}")
+        rows.append(text)
+        at += 1
+    extra = at
+    while extra < len(lines) and lines[extra].text and not lines[extra].comment:
+        if _HEADER.fullmatch(lines[extra].text):
+            break
+        extra += 1
+    if extra > at and problem is None:
+        problem = (lines[at].number, f"more rows than the header's {height}")
+    if width < 1 or height < 1:
+        problem = (header_line, f"board size {width}x{height} has no cells")
+    if problem is not None:
+        return extra, _failed(source, label, problem[0], FormatError(problem[1]))
+    try:
+        puzzle = Puzzle.from_rows(rows, None, source)
+    except PuzzleError as error:
+        return extra, _failed(source, label, header_line, error)
+    return extra, Loaded(source, puzzle, None)
+
+
+def _next_header(lines: Sequence[_Line], at: int) -> int:
+    """The position of the next 'W H' header line at or after `at` (or the end)."""
+    while at < len(lines) and not _HEADER.fullmatch(lines[at].text):
+        at += 1
+    return at
+
+
+def _failed(source: Source, label: str, line: int, error: FlowbotError) -> Loaded:
+    """An error entry of a multi-puzzle file, its message naming the file, the puzzle and the line."""
+    return Loaded(source, None, _prefixed(error, f"{label} (puzzle {source.index + 1}, line {line})"))

@@ -1,0 +1,112 @@
+"""`flowbot bench`: rerunnable solver timings, per-size medians and maxima, and one-call wall time."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from flowbot.errors import UsageError
+from flowbot.modes.solve_files import load_all
+from flowbot.progress import Progress
+from flowbot.solve.sat import solve
+
+# Corpus sets named after what they stand for; paths are relative to the shared corpus folder.
+CORPUS_SETS: dict[str, tuple[str, ...]] = {
+    "levels": ("mzucker__flow_solver/puzzles/*.txt", "thomasahle__numberlink/puzzles/inputs1"),
+    "janko": ("thomasahle__numberlink/puzzles/janko",),
+}
+
+
+def find_corpus() -> Path | None:
+    """The shared corpus: $FLOWBOT_CORPUS, or `../shared/corpus` beside the working or repository folder."""
+    if os.environ.get("FLOWBOT_CORPUS"):
+        return Path(os.environ["FLOWBOT_CORPUS"])
+    repository = Path(__file__).resolve().parents[2]
+    for base in (Path.cwd(), repository):
+        candidate = base.parent / "shared" / "corpus"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def corpus_paths(corpus_set: str) -> list[str]:
+    """The files of a named corpus set ('all' is every set), sorted for a stable order."""
+    corpus = find_corpus()
+    if corpus is None:
+        raise UsageError("no puzzle files given and no shared corpus found (set FLOWBOT_CORPUS)")
+    names = CORPUS_SETS if corpus_set == "all" else {corpus_set: CORPUS_SETS[corpus_set]}
+    files: list[str] = []
+    for patterns in names.values():
+        for pattern in patterns:
+            files.extend(str(path) for path in sorted(corpus.glob(pattern)))
+    return files
+
+
+def run_bench(paths: Sequence[str], *, corpus_set: str, repeat: int, timeout: float) -> int:
+    """Time every puzzle `repeat` times, print per-size medians and maxima, then the one-call wall time."""
+    files = list(paths) or corpus_paths(corpus_set)
+    loaded = [outcome for outcome in load_all(files) if outcome.puzzle is not None]
+    if not loaded:
+        raise UsageError("no readable puzzles to benchmark")
+    solve(loaded[0].puzzle)  # warm-up: imports and first-call costs are not solve time
+    times: dict[str, list[float]] = defaultdict(list)
+    statuses: dict[str, int] = defaultdict(int)
+    per_puzzle = []
+    progress = Progress(len(loaded), "bench", sys.stderr)
+    for outcome in loaded:
+        runs = [solve(outcome.puzzle, timeout=timeout) for _ in range(repeat)]
+        seconds = statistics.median(run.seconds for run in runs)
+        statuses[runs[0].status] += 1
+        times[outcome.puzzle.size].append(seconds)
+        per_puzzle.append((seconds, f"{outcome.source} #{outcome.index}"))
+        progress.advance(outcome.puzzle.size)
+    progress.close()
+    print(_table(times))
+    all_times = [seconds for values in times.values() for seconds in values]
+    slowest = max(per_puzzle)
+    print(
+        f"\n{len(all_times)} puzzles: " + ", ".join(f"{count} {status}" for status, count in statuses.items())
+    )
+    print(f"solve time (median of {repeat} runs each): total {sum(all_times) * 1000:.0f} ms, "
+          f"median {statistics.median(all_times) * 1000:.1f} ms, max {slowest[0] * 1000:.1f} ms ({slowest[1]})")  # fmt: skip
+    wall = _one_call_wall(files, repeat)
+    print(f"one `flowbot solve --json` call over all files, start-up included: median {wall:.2f} s wall")
+    return 0
+
+
+def _table(times: dict[str, list[float]]) -> str:
+    """Per-size rows: count, median and max solve time in milliseconds."""
+    def size_key(size: str) -> tuple[int, int]:
+        rows, cols = size.split("x")
+        return int(rows) * int(cols), int(rows)
+
+    lines = [f"{'size':>7} {'count':>5} {'median ms':>10} {'max ms':>8}"]
+    for size in sorted(times, key=size_key):
+        values = times[size]
+        lines.append(
+            f"{size:>7} {len(values):5d} {statistics.median(values) * 1000:10.1f} {max(values) * 1000:8.1f}"
+        )
+    return "\n".join(lines)
+
+
+def _one_call_wall(files: Sequence[str], repeat: int) -> float:
+    """Median wall time of a fresh `python -m flowbot solve --json` over the files, as a user runs it."""
+    walls = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        completed = subprocess.run(
+            [sys.executable, "-m", "flowbot", "solve", "--json", *files],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        walls.append(time.perf_counter() - started)
+        lines = [json.loads(line) for line in completed.stdout.splitlines() if line.strip()]
+        if not lines:
+            raise UsageError(f"the timed solve call printed nothing: {completed.stderr.strip()[:200]}")
+    return statistics.median(walls)

@@ -1,0 +1,152 @@
+"""`flowbot solve`: solve every puzzle in the given files and report each as text or JSON Lines."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from flowbot.errors import FlowbotError
+from flowbot.formats import read_entries
+from flowbot.model import Puzzle
+from flowbot.progress import Progress
+from flowbot.render import render_puzzle, render_solution
+from flowbot.solve.sat import SolveResult, solve
+
+log = logging.getLogger(__name__)
+
+# Exit codes of the solve contract: worst outcome wins.
+EXIT_SOLVED, EXIT_UNSOLVED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One puzzle's fate: where it came from, the puzzle, and the result or the error."""
+
+    source: str
+    index: int
+    puzzle: Puzzle | None
+    result: SolveResult | None
+    error: str | None = None
+
+    @property
+    def status(self) -> str:
+        """`solved`, `unsolvable`, `timeout` or `error`."""
+        return "error" if self.result is None else self.result.status
+
+
+def load_all(paths: Sequence[str]) -> list[Outcome]:
+    """Read every puzzle of every file; an unreadable file or puzzle becomes an error outcome."""
+    loaded = []
+    for path in paths:
+        try:
+            entries = read_entries(path)
+        except FlowbotError as error:
+            loaded.append(Outcome(path, 0, None, None, str(error)))
+            continue
+        for entry in entries:
+            error = None if entry.error is None else str(entry.error)
+            loaded.append(Outcome(path, entry.source.index, entry.puzzle, None, error))
+    return loaded
+
+
+def solve_outcomes(
+    loaded: Sequence[Outcome], *, unique: bool = False, timeout: float | None = None
+) -> Iterator[Outcome]:
+    """Solve each loaded puzzle in order; error outcomes pass through unchanged."""
+    for outcome in loaded:
+        if outcome.puzzle is None:
+            yield outcome
+            continue
+        result = solve(outcome.puzzle, unique=unique, timeout=timeout)
+        yield Outcome(outcome.source, outcome.index, outcome.puzzle, result)
+
+
+def outcome_record(outcome: Outcome, unique: bool = False) -> dict:
+    """The JSON Lines record of one outcome, in the documented key order."""
+    puzzle, result = outcome.puzzle, outcome.result
+    solution = result.solution if result is not None and result.status == "solved" else None
+    record: dict = {
+        "source": outcome.source,
+        "index": outcome.index,
+        "status": outcome.status,
+        "puzzle": puzzle.to_rows() if puzzle is not None else None,
+        "solution": solution.to_rows() if solution is not None else None,
+        "paths": {},
+        "colors": {},
+        "seconds": round(result.seconds, 6) if result is not None else 0.0,
+    }
+    if puzzle is not None:
+        record["colors"] = {color.label: color.name for color in puzzle.colors if color.name}
+    if solution is not None:
+        record["paths"] = {
+            puzzle.colors[index].label: [list(cell) for cell in path]
+            for index, path in enumerate(solution.paths)
+        }
+        record["strict"] = result.strict
+    if unique and result is not None:
+        record["unique"] = result.unique
+    if outcome.error is not None:
+        record["error"] = outcome.error
+    return record
+
+
+def exit_code(outcomes: Sequence[Outcome]) -> int:
+    """0 when all solved, 1 when some had no solution in time, 2 when some input was unreadable."""
+    statuses = {outcome.status for outcome in outcomes}
+    if "error" in statuses:
+        return EXIT_BAD_INPUT
+    if statuses - {"solved"}:
+        return EXIT_UNSOLVED
+    return EXIT_SOLVED
+
+
+def run_solve(
+    paths: Sequence[str],
+    *,
+    as_json: bool,
+    unique: bool,
+    timeout: float | None,
+    out: TextIO,
+    err: TextIO,
+    color: bool,
+) -> int:
+    """Solve, print each outcome as it comes (JSON Lines or boards), and return the exit code."""
+    outcomes = []
+    loaded = load_all(paths)
+    # Boards go to the terminal in text mode, so the bar would only get in their way there.
+    progress = Progress(len(loaded), "solving", err, enabled=as_json)
+    for outcome in solve_outcomes(loaded, unique=unique, timeout=timeout):
+        outcomes.append(outcome)
+        if outcome.error is not None:
+            progress.clear_line()
+            err.write(f"flowbot: {outcome.error}\n")
+        if as_json:
+            out.write(json.dumps(outcome_record(outcome, unique), ensure_ascii=False) + "\n")
+            out.flush()
+            progress.advance(f"{outcome.source} #{outcome.index}")
+        elif outcome.puzzle is not None:
+            out.write(_text_report(outcome, unique, color))
+            out.flush()
+    progress.close()
+    return exit_code(outcomes)
+
+
+def _text_report(outcome: Outcome, unique: bool, color: bool) -> str:
+    """A heading line and the drawn board for one puzzle."""
+    puzzle, result = outcome.puzzle, outcome.result
+    assert puzzle is not None and result is not None
+    name = outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index}"
+    flows = f"{len(puzzle.colors)} flows"
+    timing = f"{result.seconds * 1000:.1f} ms"
+    if result.status == "solved" and result.solution is not None:
+        notes = [] if result.strict else ["paths touch themselves"]
+        if unique:
+            notes.append("unique" if result.unique else "more than one solution")
+        extra = f" ({', '.join(notes)})" if notes else ""
+        heading = f"{name}: {puzzle.size}, {flows}, solved in {timing}{extra}"
+        return f"{heading}\n{render_solution(result.solution, color)}\n"
+    verdict = "no solution" if result.status == "unsolvable" else "timed out"
+    return f"{name}: {puzzle.size}, {flows}, {verdict} after {timing}\n{render_puzzle(puzzle, color)}\n"

@@ -1,0 +1,144 @@
+"""The SAT solver: small cases, rule modes, uniqueness, timeouts, and agreement with brute force."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flowbot.errors import SolveError
+from flowbot.model import Puzzle
+from flowbot.solve.check import check_paths, touches_itself
+from flowbot.solve.sat import _Encoding, solve
+from tests.boards import count_solutions, snake_board
+
+
+def solved(rows: list[str], **options):
+    """Solve a board given as rows and check the answer independently."""
+    puzzle = Puzzle.from_rows(rows)
+    result = solve(puzzle, **options)
+    if result.solution is not None:
+        assert check_paths(puzzle, result.solution.paths) == []
+    return result
+
+
+def test_simple_board_is_solved_strictly_and_uniquely():
+    result = solved([".....", ".DC.A", "A.D..", "EB.B.", ".EC.."], unique=True)
+    assert result.status == "solved"
+    assert result.strict and result.unique
+    path_a = result.solution.paths[result.solution.puzzle.label_index()["A"]]
+    assert {path_a[0], path_a[-1]} == {(1, 4), (2, 0)}
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["AA"],  # two endpoints side by side
+        ["A", "A"],
+        ["A.A"],
+        ["A#A", "..."],  # around a hole
+    ],
+)
+def test_tiny_boards(rows):
+    assert solved(rows).status == "solved"
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["A.B", ".#.", "B.A"],  # two flows must cross
+        ["AB", "BA"],
+        ["A.", "#A", ".."],  # a free cell with a single neighbour cannot be passed through
+        ["A#A"],
+    ],
+)
+def test_unsolvable_boards(rows):
+    assert solved(rows).status == "unsolvable"
+
+
+def test_relaxed_rule_is_the_fallback_when_strict_fails():
+    # The only way to fill this board makes A run alongside itself.
+    result = solved(["A..", "...", "A.."])
+    assert result.status == "solved"
+    assert not result.strict
+    assert touches_itself(result.solution.paths[0])
+    assert solve(Puzzle.from_rows(["A..", "...", "A.."]), allow_touching=False).status == "unsolvable"
+
+
+def test_uniqueness_detects_a_second_solution():
+    # No strict solution; three relaxed ones (brute force agrees), so the answer is not unique.
+    rows = ["A.B", "..B", "A..", "C..", "..C"]
+    assert count_solutions(Puzzle.from_rows(rows)) == (0, 3)
+    result = solved(rows, unique=True)
+    assert result.status == "solved" and not result.strict
+    assert result.unique is False
+
+
+def test_uniqueness_confirms_a_single_solution():
+    rows = ["A..A", "B..B"]
+    assert count_solutions(Puzzle.from_rows(rows)) == (1, 1)
+    assert solved(rows, unique=True).unique is True
+
+
+def test_timeout_is_reported_not_raised():
+    rows = ["A" + "." * 38 + "B"] + ["." * 40] * 38 + ["B" + "." * 38 + "A"]
+    result = solve(Puzzle.from_rows(rows), timeout=1e-6)
+    assert result.status == "timeout"
+    assert result.solution is None
+
+
+def test_bad_timeout_is_an_error():
+    with pytest.raises(SolveError, match="timeout must be positive"):
+        solve(Puzzle.from_rows(["AA"]), timeout=0)
+
+
+def test_loops_are_found_in_a_model():
+    # 3x3 board: A along the top row; a model that closes the lower 2x3 block into a loop.
+    encoding = _Encoding(Puzzle.from_rows(["A.A", "...", "..."]), strict=False)
+    on = {((0, 0), (0, 1)), ((0, 1), (0, 2)), ((1, 0), (1, 1)), ((1, 1), (1, 2)),
+          ((1, 2), (2, 2)), ((2, 2), (2, 1)), ((2, 1), (2, 0)), ((2, 0), (1, 0))}  # fmt: skip
+    model = []
+    for var, (i, j) in enumerate(encoding.edges, start=1):
+        pair = (encoding.cells[i], encoding.cells[j])
+        model.append(var if pair in on or pair[::-1] in on else -var)
+    paths, cycles = encoding.paths_and_cycles(model)
+    assert paths == [[(0, 0), (0, 1), (0, 2)]]
+    assert len(cycles) == 1 and len(cycles[0]) == 6
+
+
+@settings(derandomize=True, deadline=None, max_examples=150)
+@given(st.integers(1, 9), st.integers(2, 9), st.randoms(use_true_random=False))
+def test_random_solvable_boards_solve_and_check(rows, cols, rng):
+    puzzle = snake_board(rng, rows, cols)
+    result = solve(puzzle)
+    assert result.status == "solved"
+    assert check_paths(puzzle, result.solution.paths) == []
+
+
+@settings(derandomize=True, deadline=None, max_examples=200)
+@given(st.integers(2, 4), st.integers(2, 4), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_solver_agrees_with_brute_force(rows, cols, flows, rng):
+    cells = [(row, col) for row in range(rows) for col in range(cols)]
+    chosen = rng.sample(cells, min(2 * flows, len(cells) - len(cells) % 2))
+    grid = [["."] * cols for _ in range(rows)]
+    for number, (row, col) in enumerate(chosen):
+        grid[row][col] = "ABC"[number // 2]
+    puzzle = Puzzle.from_rows(["".join(line) for line in grid])
+    strict, relaxed = count_solutions(puzzle)
+    result = solve(puzzle, unique=True)
+    if strict:
+        assert result.status == "solved" and result.strict
+        assert result.unique is (strict == 1)
+    elif relaxed:
+        assert result.status == "solved" and not result.strict
+        assert result.unique is (relaxed == 1)
+    else:
+        assert result.status == "unsolvable"
+    if result.solution is not None:
+        assert check_paths(puzzle, result.solution.paths) == []
+
+
+def test_snake_boards_are_deterministic_for_a_seed():
+    assert snake_board(random.Random(4), 6, 6) == snake_board(random.Random(4), 6, 6)
