@@ -35,9 +35,7 @@ def _positive_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="flowbot", description="Read, solve and play Flow Free puzzles."
-    )
+    parser = argparse.ArgumentParser(prog="flowbot", description="Read, solve and play Flow Free puzzles.")
     parser.add_argument("--version", action="version", version=f"flowbot {__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -46,9 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files (any supported format)")
     solve.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     solve.add_argument("--unique", action="store_true", help="also tell whether the solution is unique")
-    solve.add_argument("--timeout", type=_positive_float, metavar="S", help="give up on a puzzle after S seconds")
+    solve.add_argument(
+        "--timeout", type=_positive_float, metavar="S", help="give up on a puzzle after S seconds"
+    )
 
-    bench = commands.add_parser("bench", help="time the solver over puzzle files (default: the shared corpus)")
+    bench = commands.add_parser(
+        "bench", help="time the solver over puzzle files (default: the shared corpus)"
+    )
     bench.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files; default: the corpus sets")
     bench.add_argument("--repeat", type=_positive_int, default=3, help="runs per puzzle (median taken)")
     bench.add_argument("--set", choices=("levels", "janko", "all"), default="levels",

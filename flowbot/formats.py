@@ -278,7 +278,10 @@ def _parse_json_text(text: str, label: str, name: str | None) -> list[Loaded]:
             entries = [replace(entries[0], source=replace(source, details={"stored_source": stored}))]
         return entries
     source = Source(kind="file", path=name, index=0, format="rows-json")
-    return _single(label, source, lambda: _rows_json_puzzle(data, source))
+    [entry] = _single(label, source, lambda: _rows_json_puzzle(data, source))
+    assert entry.puzzle is not None
+    # The puzzle's source carries the original values in its details; the entry should say the same.
+    return [replace(entry, source=entry.puzzle.source)]
 
 
 def _json_puzzle(data: object, file_source: Source) -> Puzzle:

@@ -57,9 +57,7 @@ class Puzzle:
         if not self.colors:
             raise PuzzleError("board has no colours")
         if len(self.colors) != len(self.endpoints):
-            raise PuzzleError(
-                f"{len(self.colors)} colours but {len(self.endpoints)} endpoint pairs"
-            )
+            raise PuzzleError(f"{len(self.colors)} colours but {len(self.endpoints)} endpoint pairs")
         labels = [color.label for color in self.colors]
         for label in labels:
             if len(label) != 1 or label in (EMPTY, WALL) or label.isspace():
@@ -90,15 +88,13 @@ class Puzzle:
         names: Mapping[str, str | None] | None = None,
         source: Source | None = None,
     ) -> Puzzle:
-        """Build a puzzle from row strings: '.' empty, '#' not on the board, any other character an endpoint."""
+        """Build a puzzle from row strings: '.' empty, '#' not on the board, other characters endpoints."""
         if not rows:
             raise PuzzleError("board has no rows")
         width = len(rows[0])
         for number, row in enumerate(rows):
             if len(row) != width:
-                raise PuzzleError(
-                    f"row {number + 1} has {len(row)} cells but row 1 has {width}"
-                )
+                raise PuzzleError(f"row {number + 1} has {len(row)} cells but row 1 has {width}")
         seen: dict[str, list[Cell]] = {}
         walls = set()
         for row, text in enumerate(rows):

@@ -74,8 +74,11 @@ def run_bench(paths: Sequence[str], *, corpus_set: str, repeat: int, timeout: fl
     print(
         f"\n{len(all_times)} puzzles: " + ", ".join(f"{count} {status}" for status, count in statuses.items())
     )
-    print(f"solve time (median of {repeat} runs each): total {sum(all_times) * 1000:.0f} ms, "
-          f"median {statistics.median(all_times) * 1000:.1f} ms, max {slowest[0] * 1000:.1f} ms ({slowest[1]})")  # fmt: skip
+    print(
+        f"solve time (median of {repeat} runs each): total {sum(all_times) * 1000:.0f} ms, "
+        f"median {statistics.median(all_times) * 1000:.1f} ms, "
+        f"max {slowest[0] * 1000:.1f} ms ({slowest[1]})"
+    )
     wall = _one_call_wall(files, repeat)
     print(f"one `flowbot solve --json` call over all files, start-up included: median {wall:.2f} s wall")
     return 0
@@ -83,6 +86,7 @@ def run_bench(paths: Sequence[str], *, corpus_set: str, repeat: int, timeout: fl
 
 def _table(times: dict[str, list[float]]) -> str:
     """Per-size rows: count, median and max solve time in milliseconds."""
+
     def size_key(size: str) -> tuple[int, int]:
         rows, cols = size.split("x")
         return int(rows) * int(cols), int(rows)

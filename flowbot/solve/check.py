@@ -50,13 +50,10 @@ def _path_problems(puzzle: Puzzle, index: int, path: list[Cell]) -> list[str]:
         seen.add(cell)
         owner = puzzle.endpoint_color(cell)
         if owner is not None and owner != index:
-            problems.append(
-                f"colour {label!r} path crosses the endpoint of {puzzle.colors[owner].label!r} at {_where(cell)}"
-            )
+            other = puzzle.colors[owner].label
+            problems.append(f"colour {label!r} path crosses the endpoint of {other!r} at {_where(cell)}")
         if step and abs(cell[0] - path[step - 1][0]) + abs(cell[1] - path[step - 1][1]) != 1:
-            problems.append(
-                f"colour {label!r} path jumps from {_where(path[step - 1])} to {_where(cell)}"
-            )
+            problems.append(f"colour {label!r} path jumps from {_where(path[step - 1])} to {_where(cell)}")
     return problems
 
 

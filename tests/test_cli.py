@@ -1,0 +1,180 @@
+"""The command line contract: JSON Lines records, exit codes, and one clear line per bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flowbot.cli import main
+from flowbot.model import Puzzle
+from flowbot.solve.check import check_paths
+
+GOOD = ".....\n.DC.A\nA.D..\nEB.B.\n.EC..\n"
+UNSOLVABLE = "A.B\n.#.\nB.A\n"
+
+BAD_INPUTS = {
+    "empty.txt": ("", "empty"),
+    "invalid.json": ('{"schema_version": 1, "grid": [', "invalid JSON"),
+    "ragged.txt": ("A.B\n..\nA.B\n", "row 2 has 2 cells but row 1 has 3"),
+    "one_end.txt": ("A.B\n...\nA..\n", "colour 'B' has 1 endpoint"),
+    "three_ends.txt": ("A.A\n...\nA..\n", "colour 'A' has 3 endpoints"),
+    "unknown_char.txt": ("A.%\n...\nA..\n", "unknown cell character '%'"),
+    "no_colours.txt": ("...\n...\n", "no colours"),
+}
+
+
+def run_cli(args, capsys):
+    """Run `flowbot` in-process; return (exit code, stdout, stderr)."""
+    code = main([str(arg) for arg in args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    """Write a puzzle file for a test."""
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_json_lines_contract(tmp_path, capsys):
+    path = write(tmp_path, "good.txt", GOOD)
+    code, out, err = run_cli(["solve", "--json", "--unique", path], capsys)
+    assert code == 0, err
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert list(record)[:9] == [
+        "source", "index", "status", "puzzle", "solution", "paths", "colors", "seconds", "strict",
+    ]  # fmt: skip
+    assert record["source"] == str(path)
+    assert record["index"] == 0
+    assert record["status"] == "solved"
+    assert record["puzzle"] == GOOD.split()
+    assert record["unique"] is True
+    puzzle = Puzzle.from_rows(record["puzzle"])
+    paths = [[tuple(cell) for cell in record["paths"][color.label]] for color in puzzle.colors]
+    assert check_paths(puzzle, paths) == []
+    for row, line in enumerate(record["solution"]):
+        for col, label in enumerate(line):
+            assert [row, col] in record["paths"][label]
+
+
+def test_colour_names_are_reported_when_known(tmp_path, capsys):
+    path = write(tmp_path, "named.json", json.dumps([["red", None, "red"], ["blue", None, "blue"]]))
+    code, out, _ = run_cli(["solve", "--json", path], capsys)
+    record = json.loads(out)
+    assert code == 0
+    assert sorted(record["colors"].values()) == ["blue", "red"]
+
+
+def test_multi_puzzle_file_gives_one_record_per_puzzle(tmp_path, capsys):
+    path = write(tmp_path, "many.txt", "# two puzzles\n3 1\nA.A\n\n2 2\nAB\nAB\n")
+    code, out, _ = run_cli(["solve", "--json", path], capsys)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert [(r["index"], r["status"]) for r in records] == [(0, "solved"), (1, "solved")]
+
+
+def test_unsolvable_exits_1_and_is_reported(tmp_path, capsys):
+    good, bad = write(tmp_path, "good.txt", GOOD), write(tmp_path, "bad.txt", UNSOLVABLE)
+    code, out, _ = run_cli(["solve", "--json", good, bad], capsys)
+    statuses = [json.loads(line)["status"] for line in out.splitlines()]
+    assert (code, statuses) == (1, ["solved", "unsolvable"])
+
+
+def test_timeout_exits_1(tmp_path, capsys):
+    path = write(
+        tmp_path, "big.txt", "\n".join(["A" + "." * 38 + "B"] + ["." * 40] * 38 + ["B" + "." * 38 + "A"])
+    )
+    code, out, _ = run_cli(["solve", "--json", "--timeout", "0.000001", path], capsys)
+    assert code == 1
+    assert json.loads(out)["status"] == "timeout"
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_names_file_and_problem(tmp_path, capsys, name):
+    text, problem = BAD_INPUTS[name]
+    bad = write(tmp_path, name, text)
+    good = write(tmp_path, "good.txt", GOOD)
+    code, out, err = run_cli(["solve", "--json", bad, good], capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert str(bad) in lines[0] and problem in lines[0]
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["status"] for r in records] == ["error", "solved"]  # the batch goes on
+    assert problem in records[0]["error"]
+
+
+def test_missing_file(tmp_path, capsys):
+    missing = tmp_path / "nope.txt"
+    code, _, err = run_cli(["solve", missing], capsys)
+    assert code == 2
+    assert str(missing) in err and "no such file" in err.lower()
+
+
+def test_text_output_without_colour_is_plain(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    path = write(tmp_path, "good.txt", GOOD)
+    code, out, _ = run_cli(["solve", "--unique", path], capsys)
+    assert code == 0
+    assert "\x1b[" not in out
+    assert "5x5, 5 flows, solved in" in out and "unique" in out
+    assert len([line for line in out.splitlines() if len(line) == 5]) == 5
+
+
+def test_colour_output_on_a_terminal(tmp_path):
+    from flowbot.render import render_solution, use_color
+    from flowbot.solve.sat import solve
+
+    class Tty:
+        def isatty(self):
+            return True
+
+    assert use_color(Tty(), {}) is True
+    assert use_color(Tty(), {"NO_COLOR": "1"}) is False
+    assert use_color(Tty(), {"TERM": "dumb"}) is False
+    solution = solve(Puzzle.from_rows(GOOD.split())).solution
+    drawn = render_solution(solution, color=True)
+    assert "\x1b[48;2;" in drawn and len(drawn.splitlines()) == 5
+
+
+def test_bad_arguments_exit_2_with_usage(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["solve", "--timeout", "-1", "x.txt"])
+    assert caught.value.code == 2
+    assert "must be greater than 0" in capsys.readouterr().err
+
+
+def test_demo_solves_the_bundled_puzzle(capsys):
+    code, out, _ = run_cli(["demo"], capsys)
+    assert code == 0
+    assert "unique, checked" in out
+
+
+def test_subprocess_console_script_and_module(tmp_path):
+    bad = write(tmp_path, "ragged.txt", "A.B\n..\nA.B\n")
+    good = write(tmp_path, "good.txt", GOOD)
+    env = {**os.environ, "NO_COLOR": "1"}
+    completed = subprocess.run(
+        [sys.executable, "-m", "flowbot", "solve", "--json", str(bad), str(good)],
+        capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 2
+    assert "Traceback" not in completed.stderr
+    assert completed.stderr.count("\n") == 1 and str(bad) in completed.stderr
+    assert [json.loads(line)["status"] for line in completed.stdout.splitlines()] == ["error", "solved"]
+    script = Path(sys.executable).with_name("flowbot")
+    if script.exists():
+        shown = subprocess.run([str(script), "solve", str(good)], capture_output=True, text=True, env=env,
+                               check=False)  # fmt: skip
+        assert shown.returncode == 0 and "solved in" in shown.stdout
+
+
+def test_no_command_is_a_usage_error(capsys):
+    code, _, err = run_cli([], capsys)
+    assert code == 64 and "no command" in err
