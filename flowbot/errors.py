@@ -21,6 +21,12 @@ class InputFileError(FlowbotError):
     """A file that is missing, unreadable, empty or not text."""
 
 
+class OutputFileError(FlowbotError):
+    """A file flowbot was asked to write could not be written (the old file, if any, is left whole)."""
+
+    exit_code = 73  # EX_CANTCREAT
+
+
 class SolveError(FlowbotError):
     """The solver could not run (bad options, an internal limit)."""
 

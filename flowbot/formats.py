@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from flowbot.errors import FlowbotError, FormatError, InputFileError, PuzzleError
+from flowbot.errors import FlowbotError, FormatError, InputFileError, OutputFileError, PuzzleError
 from flowbot.model import EMPTY, PALETTE, WALL, Puzzle, Source
 
 FLOWBOT_SCHEMA_VERSION = 1
@@ -184,7 +184,10 @@ def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write UTF-8 text through a synced temp file in the same folder and rename it over `path`."""
     target = Path(path)
-    descriptor, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        descriptor, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as error:
+        raise OutputFileError(f"{os.fsdecode(path)}: cannot write: {error.strerror or error}") from error
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -194,9 +197,11 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
         os.chmod(temp_name, mode)
         os.replace(temp_name, target)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temp_name)
+        if isinstance(error, OSError):
+            raise OutputFileError(f"{os.fsdecode(path)}: cannot write: {error.strerror or error}") from error
         raise
 
 

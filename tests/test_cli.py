@@ -178,3 +178,20 @@ def test_subprocess_console_script_and_module(tmp_path):
 def test_no_command_is_a_usage_error(capsys):
     code, _, err = run_cli([], capsys)
     assert code == 64 and "no command" in err
+
+
+def test_a_folder_is_solved_file_by_file(tmp_path, capsys):
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    write(pack, "2.txt", GOOD)
+    write(pack, "1.txt", "A.A\nB.B\n")
+    write(pack, ".hidden", "junk")
+    code, out, _ = run_cli(["solve", "--json", pack], capsys)
+    sources = [json.loads(line)["source"] for line in out.splitlines()]
+    assert code == 0
+    assert sources == [str(pack / "1.txt"), str(pack / "2.txt")]
+
+
+def test_an_empty_folder_is_bad_input(tmp_path, capsys):
+    code, _, err = run_cli(["solve", tmp_path], capsys)
+    assert code == 2 and f"{tmp_path}: folder holds no files" in err

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flowbot import formats
-from flowbot.errors import FormatError, InputFileError, PuzzleError
+from flowbot.errors import FormatError, InputFileError, OutputFileError, PuzzleError
 from flowbot.formats import (
     FLOWBOT_SCHEMA_VERSION,
     Loaded,
@@ -393,9 +393,24 @@ def test_failed_replace_leaves_the_old_file_and_no_temp(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputFileError, match=r"p\.json: cannot write: disk full"):
         write_puzzle_json(Puzzle.from_rows(["A.A"]), path)
     assert folder_files(tmp_path) == {"p.json": "old\n"}
+
+
+def test_missing_folder_is_an_output_error(tmp_path):
+    with pytest.raises(OutputFileError, match="nowhere"):
+        atomic_write_text(tmp_path / "nowhere" / "p.txt", "A.A\n")
+
+
+def test_interrupt_mid_write_leaves_no_temp_and_propagates(tmp_path, monkeypatch):
+    def interrupted(descriptor):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_text(tmp_path / "new.txt", "A.A\n")
+    assert folder_files(tmp_path) == {}
 
 
 def test_failed_sync_mid_write_leaves_no_partial_file(tmp_path, monkeypatch):
@@ -403,7 +418,7 @@ def test_failed_sync_mid_write_leaves_no_partial_file(tmp_path, monkeypatch):
         raise OSError("io error")
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
-    with pytest.raises(OSError, match="io error"):
+    with pytest.raises(OutputFileError, match="io error"):
         atomic_write_text(tmp_path / "new.txt", "A.A\n")
     assert folder_files(tmp_path) == {}
 

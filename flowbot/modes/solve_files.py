@@ -6,6 +6,7 @@ import json
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import FlowbotError
@@ -37,10 +38,29 @@ class Outcome:
         return "error" if self.result is None else self.result.status
 
 
-def load_all(paths: Sequence[str]) -> list[Outcome]:
-    """Read every puzzle of every file; an unreadable file or puzzle becomes an error outcome."""
-    loaded = []
+def expand_folders(paths: Sequence[str]) -> list[str]:
+    """Replace each folder by the files inside it (sorted, hidden ones skipped), e.g. a captured pack."""
+    expanded = []
     for path in paths:
+        folder = Path(path)
+        if not folder.is_dir():
+            expanded.append(path)
+            continue
+        inside = sorted(
+            str(child) for child in folder.iterdir() if child.is_file() and not child.name.startswith(".")
+        )
+        # An empty folder stays in the list so that reading it reports the problem by name.
+        expanded.extend(inside or [path])
+    return expanded
+
+
+def load_all(paths: Sequence[str]) -> list[Outcome]:
+    """Read every puzzle of every file (folders give their files); unreadable ones become error outcomes."""
+    loaded = []
+    for path in expand_folders(paths):
+        if Path(path).is_dir():
+            loaded.append(Outcome(path, 0, None, None, f"{path}: folder holds no files"))
+            continue
         try:
             entries = read_entries(path)
         except FlowbotError as error:
