@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--set", choices=("levels", "janko", "all"), default="levels",
                        help="which corpus set to run when no PATH is given")  # fmt: skip
     bench.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S", help="per-puzzle limit")
+    bench.add_argument(
+        "--colors", choices=("binary", "one-hot"), default="binary", help="colour encoding to time"
+    )
 
     commands.add_parser("demo", help="solve the bundled puzzle and show it (the main job until the live bot)")
     return parser
@@ -85,7 +88,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "bench":
         from flowbot.modes.bench import run_bench
 
-        return run_bench(args.paths, corpus_set=args.set, repeat=args.repeat, timeout=args.timeout)
+        return run_bench(
+            args.paths, corpus_set=args.set, repeat=args.repeat, timeout=args.timeout, colors=args.colors
+        )
     if args.command == "demo":
         from flowbot.modes.demo import run_demo
 

@@ -89,6 +89,25 @@ def test_timeout_is_reported_not_raised():
     assert result.solution is None
 
 
+def test_unused_colour_codes_are_excluded():
+    from flowbot.solve.sat import _codes_at_least
+
+    for k in range(1, 20):
+        width = max(1, (k - 1).bit_length())
+        covered = set()
+        for cube in _codes_at_least(k, width):
+            fixed = dict(cube)
+            for code in range(1 << width):
+                if all((code >> bit) & 1 == value for bit, value in fixed.items()):
+                    covered.add(code)
+        assert covered == set(range(k, 1 << width)), k
+
+
+def test_bad_options_are_errors():
+    with pytest.raises(SolveError, match="unknown colour encoding"):
+        solve(Puzzle.from_rows(["AA"]), colors="unary")
+
+
 def test_bad_timeout_is_an_error():
     with pytest.raises(SolveError, match="timeout must be positive"):
         solve(Puzzle.from_rows(["AA"]), timeout=0)
@@ -96,7 +115,7 @@ def test_bad_timeout_is_an_error():
 
 def test_loops_are_found_in_a_model():
     # 3x3 board: A along the top row; a model that closes the lower 2x3 block into a loop.
-    encoding = _Encoding(Puzzle.from_rows(["A.A", "...", "..."]), strict=False)
+    encoding = _Encoding(Puzzle.from_rows(["A.A", "...", "..."]), strict=False, binary=True)
     on = {((0, 0), (0, 1)), ((0, 1), (0, 2)), ((1, 0), (1, 1)), ((1, 1), (1, 2)),
           ((1, 2), (2, 2)), ((2, 2), (2, 1)), ((2, 1), (2, 0)), ((2, 0), (1, 0))}  # fmt: skip
     model = []
@@ -108,18 +127,20 @@ def test_loops_are_found_in_a_model():
     assert len(cycles) == 1 and len(cycles[0]) == 6
 
 
+@pytest.mark.parametrize("colors", ["binary", "one-hot"])
 @settings(derandomize=True, deadline=None, max_examples=150)
 @given(st.integers(1, 9), st.integers(2, 9), st.randoms(use_true_random=False))
-def test_random_solvable_boards_solve_and_check(rows, cols, rng):
+def test_random_solvable_boards_solve_and_check(colors, rows, cols, rng):
     puzzle = snake_board(rng, rows, cols)
-    result = solve(puzzle)
+    result = solve(puzzle, colors=colors)
     assert result.status == "solved"
     assert check_paths(puzzle, result.solution.paths) == []
 
 
+@pytest.mark.parametrize("colors", ["binary", "one-hot"])
 @settings(derandomize=True, deadline=None, max_examples=200)
 @given(st.integers(2, 4), st.integers(2, 4), st.integers(1, 3), st.randoms(use_true_random=False))
-def test_solver_agrees_with_brute_force(rows, cols, flows, rng):
+def test_solver_agrees_with_brute_force(colors, rows, cols, flows, rng):
     cells = [(row, col) for row in range(rows) for col in range(cols)]
     chosen = rng.sample(cells, min(2 * flows, len(cells) - len(cells) % 2))
     grid = [["."] * cols for _ in range(rows)]
@@ -127,7 +148,7 @@ def test_solver_agrees_with_brute_force(rows, cols, flows, rng):
         grid[row][col] = "ABC"[number // 2]
     puzzle = Puzzle.from_rows(["".join(line) for line in grid])
     strict, relaxed = count_solutions(puzzle)
-    result = solve(puzzle, unique=True)
+    result = solve(puzzle, unique=True, colors=colors)
     if strict:
         assert result.status == "solved" and result.strict
         assert result.unique is (strict == 1)

@@ -11,6 +11,7 @@ from flowbot.errors import SolveError
 from flowbot.model import Cell, Puzzle, Solution
 
 Status = Literal["solved", "unsolvable", "timeout"]
+ColorEncoding = Literal["binary", "one-hot"]
 
 # glucose4 is incremental (loop cuts are added to the same solver) and can be interrupted.
 SOLVER_NAME = "glucose4"
@@ -48,9 +49,10 @@ class _Deadline:
 class _Encoding:
     """The CNF of one puzzle under one rule set, and the incremental solver that holds it."""
 
-    def __init__(self, puzzle: Puzzle, strict: bool) -> None:
+    def __init__(self, puzzle: Puzzle, strict: bool, binary: bool) -> None:
         self.puzzle = puzzle
         self.strict = strict
+        self.binary = binary
         self.clauses: list[list[int]] = []
         self.trivially_unsat = False
         self._index_cells()
@@ -64,6 +66,8 @@ class _Encoding:
         self.index = {cell: i for i, cell in enumerate(self.cells)}
         self.owner = [puzzle.endpoint_color(cell) for cell in self.cells]
         self.k = len(puzzle.colors)
+        # One-hot: one variable per colour; binary: the colour number's bits.
+        self.width = max(1, (self.k - 1).bit_length()) if self.binary else self.k
         # Variables 1..E are edges (numbered in _make_edges); colour variables follow.
         self.color_base: list[int] = [0] * len(self.cells)
 
@@ -90,15 +94,17 @@ class _Encoding:
         for i, owner_i in enumerate(owner):
             if owner_i is None:
                 self.color_base[i] = next_var
-                next_var += self.k
+                next_var += self.width
         self.variables = next_var - 1
+
+    def _new_var(self) -> int:
+        """A fresh auxiliary variable."""
+        self.variables += 1
+        return self.variables
 
     def _encode(self) -> None:
         """Build every clause: degrees, colours along edges, strict rules and corners."""
-        add = self.clauses.append
-        k = self.k
         owner = self.owner
-        base = self.color_base
         # Degree: an endpoint has exactly one path neighbour, a free cell exactly two.
         for i, edges in enumerate(self.incident):
             need = 1 if owner[i] is not None else 2
@@ -106,6 +112,17 @@ class _Encoding:
                 self.trivially_unsat = True
                 return
             self._exactly(edges, need)
+        if self.binary:
+            self._binary_colours()
+        else:
+            self._one_hot_colours()
+        if self.strict:
+            self._corners()
+
+    def _one_hot_colours(self) -> None:
+        """Colours as one variable per colour: strong propagation, K clauses per edge and rule."""
+        add = self.clauses.append
+        k, owner, base = self.k, self.owner, self.color_base
         # Colour: a free cell has at least one colour; an edge carries colour both ways.
         # At-most-one is not needed: every path holds an endpoint whose colour is fixed.
         for i in range(len(self.cells)):
@@ -134,8 +151,46 @@ class _Encoding:
                 add([-e, bi + c, -(bj + c)])
                 if self.strict:
                     add([e, -(bi + c), -(bj + c)])
-        if self.strict:
-            self._corners()
+
+    def _binary_colours(self) -> None:
+        """Colours as bits: about log2(K) clauses per edge and rule instead of K."""
+        add = self.clauses.append
+        width, owner, base = self.width, self.owner, self.color_base
+        bits = range(width)
+
+        def is_code(first: int, code: int) -> list[int]:
+            """Literals that are all true exactly when the bits from `first` spell `code`."""
+            return [first + b if (code >> b) & 1 else -(first + b) for b in bits]
+
+        for i in range(len(self.cells)):
+            if owner[i] is None:
+                for cube in _codes_at_least(self.k, width):
+                    add([-(base[i] + b) if value else base[i] + b for b, value in cube])
+        for i, j in self.edges:
+            e = self.edge_var[(i, j)]
+            if owner[i] is not None and owner[j] is not None:
+                if self.strict:
+                    add([e])
+                continue
+            if owner[i] is not None or owner[j] is not None:
+                end, free = (i, j) if owner[i] is not None else (j, i)
+                spelled = is_code(base[free], owner[end])
+                for lit in spelled:
+                    add([-e, lit])
+                if self.strict:
+                    add([e] + [-lit for lit in spelled])
+                continue
+            bi, bj = base[i], base[j]
+            for b in bits:
+                add([-e, -(bi + b), bj + b])
+                add([-e, bi + b, -(bj + b)])
+            if self.strict:
+                # Not joined means some bit differs: one auxiliary "differs" variable per bit.
+                differs = [self._new_var() for _ in bits]
+                add([e, *differs])
+                for b, d in zip(bits, differs, strict=True):
+                    add([-d, bi + b, bj + b])
+                    add([-d, -(bi + b), -(bj + b)])
 
     def _exactly(self, lits: list[int], count: int) -> None:
         """Exactly `count` (1 or 2) of at most four literals are true, as plain clauses."""
@@ -226,22 +281,42 @@ class _Encoding:
             previous, current = current, step
 
 
+def _codes_at_least(k: int, width: int) -> list[list[tuple[int, int]]]:
+    """Cubes (bit, value) covering every code from k up to 2**width - 1: the codes no colour has."""
+    if k >= 1 << width:
+        return []
+    cubes = [[(b, (k >> b) & 1) for b in range(width)]]  # k itself
+    for b in range(width):
+        if not (k >> b) & 1:
+            # Same bits as k above b, a 1 where k has 0: every such code is larger than k.
+            cubes.append([(b, 1)] + [(high, (k >> high) & 1) for high in range(b + 1, width)])
+    return cubes
+
+
 def solve(
     puzzle: Puzzle,
     *,
     unique: bool = False,
     timeout: float | None = None,
     allow_touching: bool = True,
+    colors: ColorEncoding = "binary",
 ) -> SolveResult:
-    """Solve a puzzle: strict Flow rules first, then (if allowed) paths that touch themselves."""
+    """Solve a puzzle: strict Flow rules first, then (if allowed) paths that touch themselves.
+
+    `colors` picks how cell colours are encoded; binary (the default) measured faster on every
+    corpus set (`flowbot bench --colors one-hot` reruns the comparison).
+    """
     if timeout is not None and timeout <= 0:
         raise SolveError(f"timeout must be positive, got {timeout}")
+    if colors not in ("binary", "one-hot"):
+        raise SolveError(f"unknown colour encoding {colors!r} (binary or one-hot)")
     _backend()  # loaded before the clock starts: solve time should not include the import
     started = time.perf_counter()
     deadline = _Deadline(timeout)
-    result = _solve_with(puzzle, strict=True, unique=unique, deadline=deadline)
+    binary = colors == "binary"
+    result = _solve_with(puzzle, strict=True, unique=unique, deadline=deadline, binary=binary)
     if result.status == "unsolvable" and allow_touching:
-        relaxed = _solve_with(puzzle, strict=False, unique=unique, deadline=deadline)
+        relaxed = _solve_with(puzzle, strict=False, unique=unique, deadline=deadline, binary=binary)
         if relaxed.status != "unsolvable":
             result = relaxed
     return _with_seconds(result, time.perf_counter() - started)
@@ -262,9 +337,11 @@ def _with_seconds(result: SolveResult, seconds: float) -> SolveResult:
     )  # fmt: skip
 
 
-def _solve_with(puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline) -> SolveResult:
+def _solve_with(
+    puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline, binary: bool
+) -> SolveResult:
     """Solve under one rule set, cutting loops until the model is a set of endpoint-to-endpoint paths."""
-    encoding = _Encoding(puzzle, strict)
+    encoding = _Encoding(puzzle, strict, binary)
     sizes = {"variables": encoding.variables, "clauses": len(encoding.clauses)}
     if encoding.trivially_unsat:
         return SolveResult("unsolvable", strict=strict, **sizes)
