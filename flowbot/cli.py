@@ -60,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--colors", choices=("binary", "one-hot"), default="binary", help="colour encoding to time"
     )
 
+    convert = commands.add_parser("convert", help="rewrite puzzle files as flowbot JSON or text grids")
+    convert.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders (any format)")
+    convert.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    convert.add_argument("--to", choices=("json", "grid"), default="json", help="output format")
+    convert.add_argument("--force", action="store_true", help="replace files that already exist")
+
     commands.add_parser("demo", help="solve the bundled puzzle and show it (the main job until the live bot)")
     return parser
 
@@ -74,7 +80,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         raise UsageError("no command given")
     if args.command == "solve":
         from flowbot.modes.solve_files import run_solve
-        from flowbot.render import use_color
+        from flowbot.render import terminal_colors
 
         return run_solve(
             args.paths,
@@ -83,7 +89,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             timeout=args.timeout,
             out=sys.stdout,
             err=sys.stderr,
-            color=use_color(sys.stdout),
+            colors=terminal_colors(sys.stdout),
         )
     if args.command == "bench":
         from flowbot.modes.bench import run_bench
@@ -91,6 +97,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         return run_bench(
             args.paths, corpus_set=args.set, repeat=args.repeat, timeout=args.timeout, colors=args.colors
         )
+    if args.command == "convert":
+        from flowbot.modes.convert import run_convert
+
+        return run_convert(args.paths, out_dir=args.out, to=args.to, force=args.force, err=sys.stderr)
     if args.command == "demo":
         from flowbot.modes.demo import run_demo
 

@@ -10,32 +10,60 @@ from flowbot.model import WALL, Puzzle, Solution
 from flowbot.palette import display_rgb
 
 RESET = "\x1b[0m"
+PLAIN, BASIC, XTERM_256, TRUECOLOR = 0, 8, 256, 1 << 24
+
+# The eight basic ANSI colours, for terminals that know no more.
+_BASIC_RGB = ((0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+              (0, 205, 205), (229, 229, 229))  # fmt: skip
 
 
-def use_color(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+def terminal_colors(stream: TextIO, environ: Mapping[str, str] | None = None) -> int:
+    """How many colours to draw with: 0 off a terminal or with NO_COLOR (https://no-color.org)."""
     environ = os.environ if environ is None else environ
-    if environ.get("NO_COLOR", "") != "":
-        return False
-    if environ.get("TERM") == "dumb":
-        return False
     isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    if environ.get("NO_COLOR", "") != "" or not (isatty and isatty()):
+        return PLAIN
+    term = environ.get("TERM", "")
+    if term == "dumb":
+        return PLAIN
+    if environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return TRUECOLOR
+    if "256" in term:
+        return XTERM_256
+    return BASIC
 
 
-def render_solution(solution: Solution, color: bool) -> str:
+def render_solution(solution: Solution, colors: int) -> str:
     """The solved board: endpoints as their label, pipe cells filled with their colour."""
-    return _render(solution.puzzle, solution.to_rows(), color)
+    return _render(solution.puzzle, solution.to_rows(), colors)
 
 
-def render_puzzle(puzzle: Puzzle, color: bool) -> str:
+def render_puzzle(puzzle: Puzzle, colors: int) -> str:
     """The unsolved board: endpoints in their colour, empty cells as dots."""
-    return _render(puzzle, puzzle.to_rows(), color)
+    return _render(puzzle, puzzle.to_rows(), colors)
 
 
-def _render(puzzle: Puzzle, rows: list[str], color: bool) -> str:
+def background(rgb: tuple[int, int, int], colors: int) -> str:
+    """The escape sequence that sets a background colour at the terminal's colour depth."""
+    r, g, b = rgb
+    if colors >= TRUECOLOR:
+        return f"\x1b[48;2;{r};{g};{b}m"
+    if colors >= XTERM_256:
+        return f"\x1b[48;5;{_xterm_index(rgb)}m"
+    nearest = min(range(8), key=lambda i: sum((a - c) ** 2 for a, c in zip(rgb, _BASIC_RGB[i], strict=True)))
+    return f"\x1b[{40 + nearest}m"
+
+
+def _xterm_index(rgb: tuple[int, int, int]) -> int:
+    """The nearest colour of the xterm 6x6x6 cube (indices 16-231)."""
+    steps = [0, 95, 135, 175, 215, 255]
+    levels = [min(range(6), key=lambda i, v=value: abs(steps[i] - v)) for value in rgb]
+    return 16 + 36 * levels[0] + 6 * levels[1] + levels[2]
+
+
+def _render(puzzle: Puzzle, rows: list[str], colors: int) -> str:
     """Draw rows of labels; each cell is two characters wide so boards look square."""
-    if not color:
+    if colors == PLAIN:
         return "\n".join(rows) + "\n"
     index = puzzle.label_index()
     lines = []
@@ -47,11 +75,12 @@ def _render(puzzle: Puzzle, rows: list[str], color: bool) -> str:
             elif label not in index:
                 parts.append("\x1b[2m· \x1b[22m")
             else:
-                r, g, b = display_rgb(puzzle, index[label])
+                rgb = display_rgb(puzzle, index[label])
+                paint = background(rgb, colors)
                 if puzzle.endpoint_color((row, col)) is not None:
-                    ink = "0;0;0" if r + g + b > 380 else "255;255;255"
-                    parts.append(f"\x1b[48;2;{r};{g};{b}m\x1b[1;38;2;{ink}m{label} {RESET}")
+                    ink = "30" if sum(rgb) > 380 else "97"  # black on light colours, white on dark
+                    parts.append(f"{paint}\x1b[1;{ink}m{label} {RESET}")
                 else:
-                    parts.append(f"\x1b[48;2;{r};{g};{b}m  {RESET}")
+                    parts.append(f"{paint}  {RESET}")
         lines.append("".join(parts))
     return "\n".join(lines) + "\n"

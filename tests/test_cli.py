@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -12,7 +13,9 @@ import pytest
 
 from flowbot.cli import main
 from flowbot.model import Puzzle
+from flowbot.render import BASIC, PLAIN, TRUECOLOR, XTERM_256, render_solution, terminal_colors
 from flowbot.solve.check import check_paths
+from flowbot.solve.sat import solve
 
 GOOD = ".....\n.DC.A\nA.D..\nEB.B.\n.EC..\n"
 UNSOLVABLE = "A.B\n.#.\nB.A\n"
@@ -127,20 +130,39 @@ def test_text_output_without_colour_is_plain(tmp_path, capsys, monkeypatch):
     assert len([line for line in out.splitlines() if len(line) == 5]) == 5
 
 
-def test_colour_output_on_a_terminal(tmp_path):
-    from flowbot.render import render_solution, use_color
-    from flowbot.solve.sat import solve
+class Tty:
+    """A stream that says it is a terminal."""
 
-    class Tty:
-        def isatty(self):
-            return True
+    def isatty(self):
+        return True
 
-    assert use_color(Tty(), {}) is True
-    assert use_color(Tty(), {"NO_COLOR": "1"}) is False
-    assert use_color(Tty(), {"TERM": "dumb"}) is False
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"TERM": "xterm", "COLORTERM": "truecolor"}, TRUECOLOR),
+        ({"TERM": "xterm-256color"}, XTERM_256),
+        ({"TERM": "xterm"}, BASIC),
+        ({"TERM": "xterm-256color", "NO_COLOR": "1"}, PLAIN),
+        ({"TERM": "dumb"}, PLAIN),
+    ],
+)
+def test_colour_depth_follows_the_terminal(environ, expected):
+    assert terminal_colors(Tty(), environ) == expected
+
+
+def test_no_colour_off_a_terminal():
+    assert terminal_colors(io.StringIO(), {"COLORTERM": "truecolor"}) == PLAIN
+
+
+@pytest.mark.parametrize(
+    ("colors", "escape"), [(TRUECOLOR, "\x1b[48;2;"), (XTERM_256, "\x1b[48;5;"), (BASIC, "\x1b[4")]
+)
+def test_colour_output_at_each_depth(colors, escape):
     solution = solve(Puzzle.from_rows(GOOD.split())).solution
-    drawn = render_solution(solution, color=True)
-    assert "\x1b[48;2;" in drawn and len(drawn.splitlines()) == 5
+    drawn = render_solution(solution, colors)
+    assert escape in drawn and len(drawn.splitlines()) == 5
+    assert render_solution(solution, PLAIN) == "\n".join(solution.to_rows()) + "\n"
 
 
 def test_bad_arguments_exit_2_with_usage(capsys):
@@ -195,3 +217,29 @@ def test_a_folder_is_solved_file_by_file(tmp_path, capsys):
 def test_an_empty_folder_is_bad_input(tmp_path, capsys):
     code, _, err = run_cli(["solve", tmp_path], capsys)
     assert code == 2 and f"{tmp_path}: folder holds no files" in err
+
+
+def test_convert_writes_json_and_grids_that_read_back(tmp_path, capsys):
+    from flowbot.formats import load_puzzles
+
+    many = write(tmp_path, "many.txt", "2 1\nAA\n\n3 1\nB.B\n")
+    single = write(tmp_path, "one.txt", GOOD)
+    out = tmp_path / "out"
+    code, _, err = run_cli(["convert", many, single, "--out", out], capsys)
+    assert code == 0, err
+    assert sorted(path.name for path in out.iterdir()) == ["many-001.json", "many-002.json", "one.json"]
+    assert load_puzzles(out / "one.json")[0] == Puzzle.from_rows(GOOD.split())
+    code, _, err = run_cli(["convert", single, "--out", out, "--to", "grid"], capsys)
+    assert code == 0 and (out / "one.txt").read_text() == GOOD
+
+
+def test_convert_never_overwrites_without_force(tmp_path, capsys):
+    single = write(tmp_path, "one.txt", GOOD)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "one.json").write_text("keep me\n")
+    code, _, err = run_cli(["convert", single, "--out", out], capsys)
+    assert code == 2 and "already exists" in err
+    assert (out / "one.json").read_text() == "keep me\n"
+    code, _, _ = run_cli(["convert", single, "--out", out, "--force"], capsys)
+    assert code == 0 and json.loads((out / "one.json").read_text())["grid"] == GOOD.split()

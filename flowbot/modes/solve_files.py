@@ -131,7 +131,7 @@ def run_solve(
     timeout: float | None,
     out: TextIO,
     err: TextIO,
-    color: bool,
+    colors: int,
 ) -> int:
     """Solve, print each outcome as it comes (JSON Lines or boards), and return the exit code."""
     outcomes = []
@@ -148,13 +148,13 @@ def run_solve(
             out.flush()
             progress.advance(f"{outcome.source} #{outcome.index}")
         elif outcome.puzzle is not None:
-            out.write(_text_report(outcome, unique, color))
+            out.write(_text_report(outcome, unique, colors))
             out.flush()
     progress.close()
     return exit_code(outcomes)
 
 
-def _text_report(outcome: Outcome, unique: bool, color: bool) -> str:
+def _text_report(outcome: Outcome, unique: bool, colors: int) -> str:
     """A heading line and the drawn board for one puzzle."""
     puzzle, result = outcome.puzzle, outcome.result
     assert puzzle is not None and result is not None
@@ -167,6 +167,6 @@ def _text_report(outcome: Outcome, unique: bool, color: bool) -> str:
             notes.append("unique" if result.unique else "more than one solution")
         extra = f" ({', '.join(notes)})" if notes else ""
         heading = f"{name}: {puzzle.size}, {flows}, solved in {timing}{extra}"
-        return f"{heading}\n{render_solution(result.solution, color)}\n"
+        return f"{heading}\n{render_solution(result.solution, colors)}\n"
     verdict = "no solution" if result.status == "unsolvable" else "timed out"
-    return f"{name}: {puzzle.size}, {flows}, {verdict} after {timing}\n{render_puzzle(puzzle, color)}\n"
+    return f"{name}: {puzzle.size}, {flows}, {verdict} after {timing}\n{render_puzzle(puzzle, colors)}\n"
