@@ -66,18 +66,22 @@ class Puzzle:
             raise PuzzleError(f"colour labels repeat: {''.join(labels)}")
         for wall in self.walls:
             if not self.in_bounds(wall):
-                raise PuzzleError(f"wall at {_where(wall)} is outside the {self.rows}x{self.cols} board")
+                raise PuzzleError(f"wall at {cell_name(wall)} is outside the {self.rows}x{self.cols} board")
         owner: dict[Cell, int] = {}
         for index, pair in enumerate(self.endpoints):
             label = self.colors[index].label
             for cell in pair:
                 if not self.in_bounds(cell):
-                    raise PuzzleError(f"colour {label!r} has an endpoint outside the board at {_where(cell)}")
+                    raise PuzzleError(
+                        f"colour {label!r} has an endpoint outside the board at {cell_name(cell)}"
+                    )
                 if cell in self.walls:
-                    raise PuzzleError(f"colour {label!r} has an endpoint on a wall at {_where(cell)}")
+                    raise PuzzleError(f"colour {label!r} has an endpoint on a wall at {cell_name(cell)}")
                 if cell in owner:
                     other = self.colors[owner[cell]].label
-                    raise PuzzleError(f"colours {other!r} and {label!r} share the endpoint at {_where(cell)}")
+                    raise PuzzleError(
+                        f"colours {other!r} and {label!r} share the endpoint at {cell_name(cell)}"
+                    )
                 owner[cell] = index
         object.__setattr__(self, "_owner", owner)
 
@@ -103,13 +107,13 @@ class Puzzle:
                     walls.add((row, col))
                 elif char != EMPTY:
                     if char.isspace() or not char.isprintable():
-                        raise PuzzleError(f"unknown cell character {char!r} at {_where((row, col))}")
+                        raise PuzzleError(f"unknown cell character {char!r} at {cell_name((row, col))}")
                     seen.setdefault(char, []).append((row, col))
         if not seen:
             raise PuzzleError("board has no colours")
         for label, cells in seen.items():
             if len(cells) != 2:
-                places = "; ".join(_where(cell) for cell in cells[:4])
+                places = "; ".join(cell_name(cell) for cell in cells[:4])
                 raise PuzzleError(
                     f"colour {label!r} has {len(cells)} endpoint{'s' if len(cells) > 1 else ''} "
                     f"({places}); every colour needs exactly 2"
@@ -197,6 +201,6 @@ class Solution:
         return grid
 
 
-def _where(cell: Cell) -> str:
+def cell_name(cell: Cell) -> str:
     """A cell position as a person reads it: 1-based row and column."""
     return f"row {cell[0] + 1}, col {cell[1] + 1}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flowbot.model import Cell, Puzzle
+from flowbot.model import Cell, Puzzle, cell_name
 
 
 def check_paths(puzzle: Puzzle, paths: Sequence[Sequence[Cell]]) -> list[str]:
@@ -68,5 +68,5 @@ def touches_itself(path: Sequence[Cell]) -> bool:
 
 
 def _where(cell: Cell) -> str:
-    """A cell position as a person reads it: 1-based row and column."""
-    return f"(row {cell[0] + 1}, col {cell[1] + 1})"
+    """A cell position as a person reads it, in brackets so lists of cells stay readable."""
+    return f"({cell_name(cell)})"

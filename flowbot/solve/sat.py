@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from itertools import pairwise
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from flowbot.errors import SolveError
@@ -41,13 +42,9 @@ class _Deadline:
         """Seconds left, or None when there is no limit."""
         return None if self.end is None else self.end - time.perf_counter()
 
-    def expired(self) -> bool:
-        """True once the limit has passed."""
-        return self.end is not None and time.perf_counter() >= self.end
-
 
 class _Encoding:
-    """The CNF of one puzzle under one rule set, and the incremental solver that holds it."""
+    """The CNF of one puzzle under one rule set, and how to read paths back from a model."""
 
     def __init__(self, puzzle: Puzzle, strict: bool, binary: bool) -> None:
         self.puzzle = puzzle
@@ -162,9 +159,10 @@ class _Encoding:
             """Literals that are all true exactly when the bits from `first` spell `code`."""
             return [first + b if (code >> b) & 1 else -(first + b) for b in bits]
 
+        unused = _codes_at_least(self.k, width)
         for i in range(len(self.cells)):
             if owner[i] is None:
-                for cube in _codes_at_least(self.k, width):
+                for cube in unused:  # no free cell takes a code that no colour has
                     add([-(base[i] + b) if value else base[i] + b for b, value in cube])
         for i, j in self.edges:
             e = self.edge_var[(i, j)]
@@ -319,7 +317,7 @@ def solve(
         relaxed = _solve_with(puzzle, strict=False, unique=unique, deadline=deadline, binary=binary)
         if relaxed.status != "unsolvable":
             result = relaxed
-    return _with_seconds(result, time.perf_counter() - started)
+    return replace(result, seconds=time.perf_counter() - started)
 
 
 def _backend():
@@ -329,69 +327,78 @@ def _backend():
     return Solver
 
 
-def _with_seconds(result: SolveResult, seconds: float) -> SolveResult:
-    """The same result with its total solve time."""
-    return SolveResult(
-        result.status, result.solution, result.unique, result.strict, seconds,
-        result.loop_cuts, result.variables, result.clauses,
-    )  # fmt: skip
-
-
 def _solve_with(
     puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline, binary: bool
 ) -> SolveResult:
-    """Solve under one rule set, cutting loops until the model is a set of endpoint-to-endpoint paths."""
+    """Solve under one rule set; with `unique`, block the first solution and look for another."""
     encoding = _Encoding(puzzle, strict, binary)
     sizes = {"variables": encoding.variables, "clauses": len(encoding.clauses)}
     if encoding.trivially_unsat:
         return SolveResult("unsolvable", strict=strict, **sizes)
     with _backend()(name=SOLVER_NAME, bootstrap_with=encoding.clauses) as solver:
-        cuts = 0
-        first, cuts = _next_solution(solver, encoding, deadline, cuts)
-        if first is None or first == "timeout":
-            status: Status = "timeout" if first == "timeout" else "unsolvable"
-            return SolveResult(status, strict=strict, loop_cuts=cuts, **sizes)
-        paths, used_edges = first
-        solution = Solution(puzzle, tuple(tuple(path) for path in paths))
-        is_unique = None
-        if unique:
-            solver.add_clause([-var for var in used_edges])  # any other solution uses another edge
-            second, cuts = _next_solution(solver, encoding, deadline, cuts)
-            if second == "timeout":
-                return SolveResult("timeout", solution, None, strict, loop_cuts=cuts, **sizes)
-            is_unique = second is None
-        return SolveResult("solved", solution, is_unique, strict, loop_cuts=cuts, **sizes)
+        search = _Search(solver, encoding, deadline)
+        solution = None
+        try:
+            paths = search.next_solution()
+            if paths is None:
+                return SolveResult("unsolvable", strict=strict, loop_cuts=search.cuts, **sizes)
+            solution = Solution(puzzle, tuple(tuple(path) for path in paths))
+            is_unique = None
+            if unique:
+                search.block(paths)
+                is_unique = search.next_solution() is None
+        except _TimedOut:
+            # A solution found before the deadline is kept; only the uniqueness check ran out.
+            return SolveResult("timeout", solution, None, strict, loop_cuts=search.cuts, **sizes)
+        return SolveResult("solved", solution, is_unique, strict, loop_cuts=search.cuts, **sizes)
 
 
-def _next_solution(solver, encoding: _Encoding, deadline: _Deadline, cuts: int):
-    """Solve until a loop-free model appears: (paths, edge vars), None if unsatisfiable, or 'timeout'."""
-    while True:
-        satisfiable = _run(solver, deadline)
+class _TimedOut(Exception):
+    """The deadline passed during a SAT call."""
+
+
+class _Search:
+    """Repeated SAT calls on one incremental solver: loop cuts and blocked solutions accumulate."""
+
+    def __init__(self, solver, encoding: _Encoding, deadline: _Deadline) -> None:
+        self.solver = solver
+        self.encoding = encoding
+        self.deadline = deadline
+        self.cuts = 0
+
+    def next_solution(self) -> list[list[Cell]] | None:
+        """The paths of the next loop-free model, or None when there is none; raises _TimedOut."""
+        while True:
+            satisfiable = self._run()
+            if not satisfiable:
+                return None
+            paths, cycles = self.encoding.paths_and_cycles(self.solver.get_model())
+            if not cycles:
+                return paths
+            for cycle in cycles:
+                self.solver.add_clause([-var for var in cycle])  # this loop never comes back
+                self.cuts += 1
+
+    def block(self, paths: list[list[Cell]]) -> None:
+        """Rule out these paths: any other solution leaves out at least one of their edges."""
+        index, edge_var = self.encoding.index, self.encoding.edge_var
+        used = [edge_var[(index[a], index[b])] for path in paths for a, b in pairwise(path)]
+        self.solver.add_clause([-var for var in used])
+
+    def _run(self) -> bool:
+        """One SAT call that stops at the deadline by interrupting the solver."""
+        remaining = self.deadline.remaining()
+        if remaining is None:
+            return self.solver.solve()
+        if remaining <= 0:
+            raise _TimedOut
+        timer = threading.Timer(remaining, self.solver.interrupt)
+        timer.start()
+        try:
+            satisfiable = self.solver.solve_limited(expect_interrupt=True)
+        finally:
+            timer.cancel()
+            self.solver.clear_interrupt()
         if satisfiable is None:
-            return "timeout", cuts
-        if not satisfiable:
-            return None, cuts
-        model = solver.get_model()
-        paths, cycles = encoding.paths_and_cycles(model)
-        if not cycles:
-            used = [var for var in range(1, len(encoding.edges) + 1) if model[var - 1] > 0]
-            return (paths, used), cuts
-        for cycle in cycles:
-            solver.add_clause([-var for var in cycle])
-            cuts += 1
-
-
-def _run(solver, deadline: _Deadline) -> bool | None:
-    """One SAT call that stops at the deadline: True, False, or None when interrupted."""
-    remaining = deadline.remaining()
-    if remaining is None:
-        return solver.solve()
-    if remaining <= 0:
-        return None
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
-    try:
-        return solver.solve_limited(expect_interrupt=True)
-    finally:
-        timer.cancel()
-        solver.clear_interrupt()
+            raise _TimedOut
+        return satisfiable
