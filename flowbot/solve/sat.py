@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
-from itertools import pairwise
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Literal
 
 from flowbot.errors import SolveError
