@@ -37,3 +37,7 @@ class UsageError(FlowbotError):
     """A command line that asks for something flowbot cannot do."""
 
     exit_code = 64
+
+
+class CaptureError(FlowbotError):
+    """An image in which no board can be read, or whose reading cannot be right."""

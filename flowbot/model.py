@@ -204,3 +204,44 @@ class Solution:
 def cell_name(cell: Cell) -> str:
     """A cell position as a person reads it: 1-based row and column."""
     return f"row {cell[0] + 1}, col {cell[1] + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Where a board sits on a frame or screen: the x of each vertical grid line, the y of each horizontal one.
+
+    The one place that turns board cells (row, col) into pixels (x, y).
+    """
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+
+    @property
+    def rows(self) -> int:
+        """Rows of cells between the horizontal lines."""
+        return len(self.ys) - 1
+
+    @property
+    def cols(self) -> int:
+        """Columns of cells between the vertical lines."""
+        return len(self.xs) - 1
+
+    @property
+    def cell_size(self) -> float:
+        """The mean distance between neighbouring lines, in pixels."""
+        return ((self.xs[-1] - self.xs[0]) / self.cols + (self.ys[-1] - self.ys[0]) / self.rows) / 2
+
+    def center(self, cell: Cell) -> tuple[float, float]:
+        """The pixel (x, y) at the middle of a cell."""
+        row, col = cell
+        return (self.xs[col] + self.xs[col + 1]) / 2, (self.ys[row] + self.ys[row + 1]) / 2
+
+    def cell_at(self, x: float, y: float) -> Cell | None:
+        """The cell under a pixel, or None outside the grid."""
+        col = next((c for c in range(self.cols) if self.xs[c] <= x < self.xs[c + 1]), None)
+        row = next((r for r in range(self.rows) if self.ys[r] <= y < self.ys[r + 1]), None)
+        return None if row is None or col is None else (row, col)
+
+    def shifted(self, dx: float, dy: float) -> Geometry:
+        """The same grid moved by (dx, dy) pixels, e.g. from a captured region to the whole screen."""
+        return Geometry(tuple(x + dx for x in self.xs), tuple(y + dy for y in self.ys))

@@ -1,0 +1,1 @@
+"""Capture: read a Flow board from a screenshot or a live frame."""

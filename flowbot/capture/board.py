@@ -1,0 +1,102 @@
+"""Find the board in a frame: its grid, and which cells of the grid belong to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from flowbot.capture.lines import Lattice, LineMasks, find_lattice, line_masks
+from flowbot.errors import CaptureError
+from flowbot.model import Cell, Geometry
+
+# A cell edge counts as drawn when line pixels cover this share of it.
+EDGE_COVERAGE = 0.6
+# ...and when the middle of the neighbouring cells is not covered as well (noise, text, hatching).
+CLUTTER_COVERAGE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The grid of a board on a frame, and the positions inside its bounding box that are not cells."""
+
+    geometry: Geometry
+    holes: frozenset[Cell]
+
+    @property
+    def rows(self) -> int:
+        """Rows of the bounding box."""
+        return self.geometry.rows
+
+    @property
+    def cols(self) -> int:
+        """Columns of the bounding box."""
+        return self.geometry.cols
+
+
+def find_board(frame: np.ndarray) -> Board:
+    """Locate the board: the grid lines, then the cells closed on all four sides by them.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    masks = line_masks(frame)
+    lattice = find_lattice(masks)
+    if lattice is None:
+        raise CaptureError("no board grid found (no evenly spaced grid lines)")
+    closed = _closed_cells(masks, lattice)
+    if closed.sum() < 4:
+        raise CaptureError("no board grid found (grid lines do not close any cells)")
+    rows = np.flatnonzero(closed.any(axis=1))
+    cols = np.flatnonzero(closed.any(axis=0))
+    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    inside = closed[top:bottom, left:right]
+    geometry = Geometry(lattice.xs[left : right + 1], lattice.ys[top : bottom + 1])
+    if geometry.rows < 2 or geometry.cols < 2:
+        raise CaptureError(f"no board grid found (only a {geometry.rows}x{geometry.cols} grid)")
+    holes = frozenset((int(row), int(col)) for row, col in zip(*np.nonzero(~inside), strict=True))
+    return Board(geometry, holes)
+
+
+def _closed_cells(masks: LineMasks, lattice: Lattice) -> np.ndarray:
+    """(rows, cols) bool: cells whose four edges are all drawn (or cut off by the frame edge)."""
+    horizontal = _edges(masks.horizontal, lattice.ys, lattice.xs, lattice.virtual_y)
+    vertical = _edges(masks.vertical.T, lattice.xs, lattice.ys, lattice.virtual_x).T
+    return horizontal[:-1] & horizontal[1:] & vertical[:, :-1] & vertical[:, 1:]
+
+
+def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], virtual) -> np.ndarray:
+    """(len(lines), len(across) - 1) bool: which stretches of each line between crossings are drawn.
+
+    mask : (H, W) bool ndarray with the lines running along axis 1.
+    """
+    height = mask.shape[0]
+    step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    tolerance = max(2, int(round(0.06 * step)))
+    drawn = np.zeros((len(lines), len(across) - 1), dtype=bool)
+    for index, position in enumerate(lines):
+        if index in virtual:
+            drawn[index] = True
+            continue
+        band = _band(mask, position, tolerance, height)
+        # Halfway to the next line, where only cell interiors are: a grid leaves that clear.
+        middle = position + step / 2 if index < len(lines) - 1 else position - step / 2
+        clutter = _band(mask, middle, tolerance, height)
+        for span in range(len(across) - 1):
+            start, end = across[span], across[span + 1]
+            margin = 0.15 * (end - start)
+            low, high = int(round(start + margin)), int(round(end - margin))
+            if high <= low or low < 0 or high > mask.shape[1]:
+                continue
+            covered = band[low:high].mean()
+            cluttered = clutter[low:high].mean()
+            drawn[index, span] = covered >= EDGE_COVERAGE and cluttered < CLUTTER_COVERAGE
+    return drawn
+
+
+def _band(mask: np.ndarray, position: float, tolerance: int, height: int) -> np.ndarray:
+    """Which columns have a line pixel within `tolerance` rows of `position`."""
+    low = max(0, int(round(position)) - tolerance)
+    high = min(height, int(round(position)) + tolerance + 1)
+    if high <= low:
+        return np.zeros(mask.shape[1], dtype=bool)
+    return mask[low:high].any(axis=0)

@@ -1,0 +1,157 @@
+"""Find the board's grid lines in a frame: thin bright ridges that repeat at one spacing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# A ridge must stand this many levels (of 255) above what is around it to count as a line pixel;
+# glows and JPEG noise stay well below it, the dimmest grid lines seen are about 40 above black.
+RIDGE_LEVEL = 20
+
+
+@dataclass(frozen=True, slots=True)
+class LineMasks:
+    """Pixels that belong to thin horizontal and vertical lines of a frame.
+
+    horizontal, vertical : (H, W) bool ndarrays
+    """
+
+    horizontal: np.ndarray
+    vertical: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class Lattice:
+    """Line positions in pixels, and whether each outermost line was only inferred at the frame edge."""
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    virtual_x: frozenset[int] = frozenset()
+    virtual_y: frozenset[int] = frozenset()
+
+
+def brightness(frame: np.ndarray) -> np.ndarray:
+    """The brightest channel of each pixel: grid lines of any hue stand out from the black background.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    returns : (H, W) uint8 ndarray
+    """
+    blue, green, red = cv2.split(frame)
+    return cv2.max(cv2.max(blue, green), red)
+
+
+def line_masks(frame: np.ndarray) -> LineMasks:
+    """Thin bright lines: what a top-hat keeps of structures thinner than a few pixels across them."""
+    level = brightness(frame)
+    height, width = level.shape
+    # Lines are 1-5 px thick, endpoint discs and glows far wider; the kernel sits between.
+    length = int(np.clip(min(height, width) / 60, 5, 41)) | 1
+    pad = length
+    # Padding with black keeps a line on the frame's very edge a ridge.
+    padded = cv2.copyMakeBorder(level, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    inner = (slice(pad, pad + height), slice(pad, pad + width))
+    across_rows = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
+    across_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
+    horizontal = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_rows)[inner] > RIDGE_LEVEL
+    vertical = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_cols)[inner] > RIDGE_LEVEL
+    return LineMasks(horizontal, vertical)
+
+
+def find_lattice(masks: LineMasks) -> Lattice | None:
+    """The evenly spaced vertical and horizontal lines that make the board, or None if there are none."""
+    height, width = masks.horizontal.shape
+    min_step = max(6.0, min(height, width) / 45)
+    xs = _best_chain(_profile(masks.vertical, axis=0), min_step)
+    ys = _best_chain(_profile(masks.horizontal, axis=1), min_step)
+    if len(xs) < 2 or len(ys) < 2:
+        return None
+    # Look again inside the board found: UI outside it no longer competes with short board lines.
+    margin = (xs[-1] - xs[0]) / (len(xs) - 1)
+    top, bottom = _clip(ys[0] - margin, height), _clip(ys[-1] + margin, height)
+    left, right = _clip(xs[0] - margin, width), _clip(xs[-1] + margin, width)
+    xs = _best_chain(_profile(masks.vertical[top:bottom], axis=0), min_step) or xs
+    ys = _best_chain(_profile(masks.horizontal[:, left:right], axis=1), min_step) or ys
+    if len(xs) < 2 or len(ys) < 2:
+        return None
+    xs, virtual_x = _extend_to_edge(xs, width)
+    ys, virtual_y = _extend_to_edge(ys, height)
+    return Lattice(tuple(xs), tuple(ys), virtual_x, virtual_y)
+
+
+def _clip(value: float, size: int) -> int:
+    """A pixel index inside [0, size]."""
+    return int(min(max(value, 0), size))
+
+
+def _profile(mask: np.ndarray, axis: int) -> np.ndarray:
+    """How many line pixels each column (axis=0) or row (axis=1) holds."""
+    return cv2.reduce(mask.view(np.uint8), axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+
+
+def _peaks(profile: np.ndarray, floor: float) -> list[tuple[float, float]]:
+    """Runs of the profile at or above `floor`, as (weighted centre, peak height)."""
+    above = np.flatnonzero(profile >= floor)
+    if above.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(above) > 1) + 1
+    peaks = []
+    for run in np.split(above, breaks):
+        weights = profile[run].astype(np.float64)
+        peaks.append((float((run * weights).sum() / weights.sum()), float(weights.max())))
+    return peaks
+
+
+def _best_chain(profile: np.ndarray, min_step: float) -> list[float]:
+    """The longest run of peaks at one spacing, seeded by two strong neighbouring peaks."""
+    top = float(profile.max()) if profile.size else 0.0
+    if top <= 0:
+        return []
+    candidates = _peaks(profile, 0.02 * top)
+    positions = [position for position, _ in candidates]
+    height = dict(candidates)
+    strong = [position for position, value in candidates if value >= 0.1 * top]
+    best: tuple[tuple[int, float], list[float]] | None = None
+    for first_index, first in enumerate(strong):
+        for second in strong[first_index + 1 :]:
+            if second - first < min_step:
+                continue
+            chain = _grow([first, second], positions)
+            score = (len(chain), sum(height[position] for position in chain))
+            if best is None or score > best[0]:
+                best = (score, chain)
+    return best[1] if best else []
+
+
+def _grow(chain: list[float], positions: list[float]) -> list[float]:
+    """Extend a chain both ways while a peak sits where the spacing says the next line is."""
+    for direction in (1, -1):
+        while True:
+            step = (chain[-1] - chain[0]) / (len(chain) - 1)
+            expected = (chain[-1] if direction > 0 else chain[0]) + direction * step
+            tolerance = max(2.0, 0.1 * step)
+            near = [position for position in positions if abs(position - expected) <= tolerance]
+            if not near:
+                break
+            found = min(near, key=lambda position: abs(position - expected))
+            if direction > 0:
+                chain.append(found)
+            else:
+                chain.insert(0, found)
+    return chain
+
+
+def _extend_to_edge(lines: list[float], size: int) -> tuple[list[float], frozenset[int]]:
+    """Add an outer line cut off by the frame edge (a board-only crop), marking it as inferred."""
+    step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    virtual = set()
+    # The next line would fall on or just past the frame's edge, where no ridge can show.
+    if lines[0] - step <= 1 and lines[0] - step >= -0.15 * step:
+        lines = [lines[0] - step, *lines]
+        virtual.add(0)
+    if lines[-1] + step >= size - 2 and lines[-1] + step <= size - 1 + 0.15 * step:
+        lines = [*lines, lines[-1] + step]
+        virtual.add(len(lines) - 1)
+    return lines, frozenset(virtual)
