@@ -208,7 +208,7 @@ def cell_name(cell: Cell) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Geometry:
-    """Where a board sits on a frame or screen: the x of each vertical grid line, the y of each horizontal one.
+    """Where a board sits on a frame or screen: x of each vertical grid line, y of each horizontal one.
 
     The one place that turns board cells (row, col) into pixels (x, y).
     """

@@ -71,7 +71,7 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
     """
     height = mask.shape[0]
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
-    tolerance = max(2, int(round(0.06 * step)))
+    tolerance = max(2, round(0.06 * step))
     drawn = np.zeros((len(lines), len(across) - 1), dtype=bool)
     for index, position in enumerate(lines):
         if index in virtual:
@@ -84,7 +84,7 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
         for span in range(len(across) - 1):
             start, end = across[span], across[span + 1]
             margin = 0.15 * (end - start)
-            low, high = int(round(start + margin)), int(round(end - margin))
+            low, high = round(start + margin), round(end - margin)
             if high <= low or low < 0 or high > mask.shape[1]:
                 continue
             covered = band[low:high].mean()
@@ -95,8 +95,8 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
 
 def _band(mask: np.ndarray, position: float, tolerance: int, height: int) -> np.ndarray:
     """Which columns have a line pixel within `tolerance` rows of `position`."""
-    low = max(0, int(round(position)) - tolerance)
-    high = min(height, int(round(position)) + tolerance + 1)
+    low = max(0, round(position) - tolerance)
+    high = min(height, round(position) + tolerance + 1)
     if high <= low:
         return np.zeros(mask.shape[1], dtype=bool)
     return mask[low:high].any(axis=0)
