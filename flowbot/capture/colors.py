@@ -1,0 +1,134 @@
+"""Find the endpoint dots on a board, group them by colour within the image, and name the groups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from flowbot.errors import CaptureError
+from flowbot.model import PALETTE, Cell, Geometry, cell_name
+from flowbot.palette import PALETTES
+
+# Seen on real screenshots: dots differ from the cell's dark corners by 50-90 (CIE76 delta E) and
+# are flat to within 8; empty cells, glows and tints included, stay within 11 of their corners.
+DOT_CONTRAST = 25.0
+DOT_FLATNESS = 20.0
+DOT_BRIGHTNESS = 70
+# Two dots of one colour differ by under 2; two colours of one palette by over 28.
+SAME_COLOR = 14.0
+# Dots are 0.7 of a cell across: the ring at 0.25 lies inside one, corners at 0.4 lie outside.
+RING_RADIUS = 0.25
+CORNER_OFFSET = 0.4
+SAMPLE_SIZE = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class Dot:
+    """An endpoint seen on the board: its cell, and its colour as RGB and as CIE Lab."""
+
+    cell: Cell
+    rgb: tuple[int, int, int]
+    lab: tuple[float, float, float]
+
+
+def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> list[Dot]:
+    """The endpoint dots, in reading order: flat, bright discs that stand out from their cell's corners.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    cells = [(row, col) for row in range(geometry.rows) for col in range(geometry.cols) if (row, col) not in holes]
+    size = geometry.cell_size
+    box = max(3, int(SAMPLE_SIZE * size)) | 1
+    smooth = cv2.blur(frame, (box, box))
+    angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = [(RING_RADIUS * np.cos(a), RING_RADIUS * np.sin(a)) for a in angles]
+    corners = [(dx * CORNER_OFFSET, dy * CORNER_OFFSET) for dx in (-1, 1) for dy in (-1, 1)]
+    offsets = [(0.0, 0.0), *ring, *corners]
+    centres = np.array([geometry.center(cell) for cell in cells])
+    points = centres[:, None, :] + np.array(offsets)[None, :, :] * size
+    xs = np.clip(np.rint(points[..., 0]).astype(int), 0, frame.shape[1] - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(int), 0, frame.shape[0] - 1)
+    bgr = smooth[ys, xs]  # (cells, 13, 3)
+    lab = _lab(bgr)
+    core = lab[:, :1]
+    flatness = np.linalg.norm(lab[:, 1:9] - core, axis=2).max(axis=1)
+    contrast = np.linalg.norm(lab[:, 9:] - core, axis=2).min(axis=1)
+    brightness = bgr[:, 0].max(axis=1)
+    is_dot = (contrast >= DOT_CONTRAST) & (flatness <= DOT_FLATNESS) & (brightness >= DOT_BRIGHTNESS)
+    dots = []
+    for index in np.flatnonzero(is_dot):
+        blue, green, red = (int(value) for value in bgr[index, 0])
+        dots.append(Dot(cells[index], (red, green, blue), tuple(float(v) for v in lab[index, 0])))
+    return dots
+
+
+def group_dots(dots: list[Dot]) -> list[list[Dot]]:
+    """Pairs of dots of one colour, in order of first appearance; anything but pairs is an error."""
+    if not dots:
+        raise CaptureError("no endpoint dots found on the board")
+    groups: list[list[Dot]] = []
+    for dot in dots:
+        near = [group for group in groups if min(_distance(dot, other) for other in group) <= SAME_COLOR]
+        if not near:
+            groups.append([dot])
+            continue
+        merged = near[0]
+        merged.append(dot)
+        for group in near[1:]:  # the dot links groups that were apart: one colour after all
+            merged.extend(group)
+            groups.remove(group)
+    problems = [group for group in groups if len(group) != 2]
+    if problems:
+        raise CaptureError("; ".join(_describe(group) for group in problems[:4]))
+    return groups
+
+
+def name_groups(groups: list[list[Dot]]) -> list[str | None]:
+    """A palette name per group: the palette that fits best, each name used once."""
+    if len(groups) > len(PALETTE):
+        return [None] * len(groups)
+    seen = np.array([np.mean([dot.lab for dot in group], axis=0) for group in groups])
+    best_names: list[str | None] = [None] * len(groups)
+    best_cost = float("inf")
+    for palette in PALETTES.values():
+        reference = _lab(np.array([[rgb[::-1] for rgb in palette]], dtype=np.uint8))[0]
+        distance = np.linalg.norm(seen[:, None, :] - reference[None, :, :], axis=2)
+        names, cost = _assign(distance)
+        if cost < best_cost:
+            best_names, best_cost = names, cost
+    return best_names
+
+
+def _assign(distance: np.ndarray) -> tuple[list[str | None], float]:
+    """Greedy one-to-one matching of groups to palette names, closest pairs first; total distance."""
+    names: list[str | None] = [None] * distance.shape[0]
+    used: set[int] = set()
+    cost = 0.0
+    for flat in np.argsort(distance, axis=None):
+        group, name = divmod(int(flat), distance.shape[1])
+        if names[group] is None and name not in used:
+            names[group] = PALETTE[name]
+            used.add(name)
+            cost += float(distance[group, name])
+    return names, cost
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0-100) of BGR uint8 colours of any shape (..., 3)."""
+    flat = (bgr.reshape(1, -1, 3).astype(np.float32)) / 255.0
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(bgr.shape[:-1] + (3,))
+
+
+def _distance(first: Dot, second: Dot) -> float:
+    """CIE76 colour difference of two dots."""
+    return float(np.linalg.norm(np.subtract(first.lab, second.lab)))
+
+
+def _describe(group: list[Dot]) -> str:
+    """What is wrong with a colour group, naming the colour and where its dots are."""
+    rgb = "#{:02x}{:02x}{:02x}".format(*group[0].rgb)
+    places = "; ".join(cell_name(dot.cell) for dot in group[:4])
+    count = len(group)
+    return f"colour {rgb} has {count} endpoint{'s' if count != 1 else ''} ({places}); every colour needs exactly 2"

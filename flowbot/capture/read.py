@@ -1,0 +1,50 @@
+"""Turn a frame into a puzzle: find the board, its dots, their colours, and build the Puzzle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from flowbot.capture.board import find_board
+from flowbot.capture.colors import find_dots, group_dots, name_groups
+from flowbot.errors import CaptureError
+from flowbot.model import EMPTY, WALL, Geometry, Puzzle, Source
+
+# Labels by first appearance, as in the truth files and `flowbot solve --json`.
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A board read from a frame: the puzzle, where its grid lies, and each colour as seen (RGB)."""
+
+    puzzle: Puzzle
+    geometry: Geometry
+    seen_rgb: tuple[tuple[int, int, int], ...]
+
+
+def read_puzzle(frame: np.ndarray, source: Source | None = None) -> Reading:
+    """Read the board on a frame; raise CaptureError when no board is there or the reading cannot be right.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise CaptureError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
+    board = find_board(frame)
+    geometry = board.geometry
+    groups = group_dots(find_dots(frame, geometry, board.holes))
+    if len(groups) > len(LABELS):
+        raise CaptureError(f"{len(groups)} colours is more than a board can hold")
+    names = name_groups(groups)
+    grid = [[EMPTY] * geometry.cols for _ in range(geometry.rows)]
+    for row, col in board.holes:
+        grid[row][col] = WALL
+    # Groups come in order of their first dot, and dots in reading order: labels follow first appearance.
+    for label, group in zip(LABELS, groups, strict=False):
+        for dot in group:
+            grid[dot.cell[0]][dot.cell[1]] = label
+    labels = dict(zip(LABELS, names, strict=False))
+    puzzle = Puzzle.from_rows(["".join(line) for line in grid], names=labels, source=source)
+    seen = tuple(groups[index][0].rgb for index in range(len(groups)))
+    return Reading(puzzle, geometry, seen)
