@@ -78,14 +78,27 @@ class _Line:
     comment: bool
 
 
+def image_format(data: bytes) -> str | None:
+    """'png', 'jpeg' (or another image kind) from a file's first bytes, or None for anything else."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if data.startswith((b"GIF87a", b"GIF89a")):
+        return "gif"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data.startswith((b"II*\x00", b"MM\x00*")):
+        return "tiff"
+    # "BM" alone could start a text grid; the zero reserved bytes after it cannot.
+    if data[:2] == b"BM" and data[6:10] == b"\x00\x00\x00\x00":
+        return "bmp"
+    return None
+
+
 def is_image_bytes(data: bytes) -> bool:
     """True when the bytes start like a PNG, JPEG, GIF, WebP, BMP or TIFF image."""
-    return (
-        data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*"))
-        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
-        # "BM" alone could start a text grid; the zero reserved bytes after it cannot.
-        or (data[:2] == b"BM" and data[6:10] == b"\x00\x00\x00\x00")
-    )
+    return image_format(data) is not None
 
 
 def read_entries(path: str | os.PathLike[str]) -> list[Loaded]:
@@ -95,7 +108,14 @@ def read_entries(path: str | os.PathLike[str]) -> list[Loaded]:
     if not data:
         raise InputFileError(f"{name}: file is empty")
     if is_image_bytes(data):
-        raise FormatError(f"{name}: is an image, not a puzzle file")
+        # Screenshots are read by the capture stage; its imports (OpenCV) load only when needed.
+        from flowbot.capture.read import read_image
+
+        try:
+            reading = read_image(data, name)
+        except FlowbotError as error:
+            raise _prefixed(error, name) from error
+        return [Loaded(reading.puzzle.source, reading.puzzle, None)]
     text = _decode(data, name)
     if not text.strip():
         raise InputFileError(f"{name}: file holds only whitespace")

@@ -83,12 +83,15 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
         clutter = _band(mask, middle, tolerance, height)
         for span in range(len(across) - 1):
             start, end = across[span], across[span + 1]
-            margin = 0.15 * (end - start)
-            low, high = round(start + margin), round(end - margin)
-            if high <= low or low < 0 or high > mask.shape[1]:
+            # The outer thirds of an edge, short of the corners: a pipe crossing the edge covers
+            # only its middle third, and the corners belong to the crossing lines as well.
+            parts = [(start + 0.1 * (end - start), start + 0.33 * (end - start)),
+                     (start + 0.67 * (end - start), start + 0.9 * (end - start))]  # fmt: skip
+            spans = [(round(low), round(high)) for low, high in parts]
+            if any(high <= low or low < 0 or high > mask.shape[1] for low, high in spans):
                 continue
-            covered = band[low:high].mean()
-            cluttered = clutter[low:high].mean()
+            covered = min(band[low:high].mean() for low, high in spans)
+            cluttered = np.mean([clutter[low:high].mean() for low, high in spans])
             drawn[index, span] = covered >= EDGE_COVERAGE and cluttered < CLUTTER_COVERAGE
     return drawn
 

@@ -38,7 +38,8 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    cells = [(row, col) for row in range(geometry.rows) for col in range(geometry.cols) if (row, col) not in holes]
+    every = [(row, col) for row in range(geometry.rows) for col in range(geometry.cols)]
+    cells = [cell for cell in every if cell not in holes]
     size = geometry.cell_size
     box = max(3, int(SAMPLE_SIZE * size)) | 1
     smooth = cv2.blur(frame, (box, box))
@@ -50,17 +51,22 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     points = centres[:, None, :] + np.array(offsets)[None, :, :] * size
     xs = np.clip(np.rint(points[..., 0]).astype(int), 0, frame.shape[1] - 1)
     ys = np.clip(np.rint(points[..., 1]).astype(int), 0, frame.shape[0] - 1)
-    bgr = smooth[ys, xs]  # (cells, 13, 3)
+    bgr = smooth[ys, xs]  # (cells, 13, 3): centre, ring of 8, corners of 4
     lab = _lab(bgr)
-    core = lab[:, :1]
-    flatness = np.linalg.norm(lab[:, 1:9] - core, axis=2).max(axis=1)
-    contrast = np.linalg.norm(lab[:, 9:] - core, axis=2).min(axis=1)
-    brightness = bgr[:, 0].max(axis=1)
-    is_dot = (contrast >= DOT_CONTRAST) & (flatness <= DOT_FLATNESS) & (brightness >= DOT_BRIGHTNESS)
+    # The ring, not the centre, gives a dot's colour: a finished flow draws a check mark in the middle.
+    ring_lab, ring_bgr = lab[:, 1:9], bgr[:, 1:9]
+    middle = np.argsort(np.linalg.norm(ring_lab - np.median(ring_lab, axis=1, keepdims=True), axis=2), axis=1)
+    chosen = middle[:, 0]
+    colour_lab = ring_lab[np.arange(len(cells)), chosen]
+    colour_bgr = ring_bgr[np.arange(len(cells)), chosen]
+    # Flat: a whole disc of one colour (a pipe through an empty cell covers at most 3 of 8 ring points).
+    flat = (np.linalg.norm(ring_lab - colour_lab[:, None], axis=2) <= DOT_FLATNESS).sum(axis=1) >= 6
+    contrast = np.linalg.norm(lab[:, 9:] - colour_lab[:, None], axis=2).min(axis=1)
+    bright = colour_bgr.max(axis=1) >= DOT_BRIGHTNESS
     dots = []
-    for index in np.flatnonzero(is_dot):
-        blue, green, red = (int(value) for value in bgr[index, 0])
-        dots.append(Dot(cells[index], (red, green, blue), tuple(float(v) for v in lab[index, 0])))
+    for index in np.flatnonzero(flat & bright & (contrast >= DOT_CONTRAST)):
+        blue, green, red = (int(value) for value in colour_bgr[index])
+        dots.append(Dot(cells[index], (red, green, blue), tuple(float(v) for v in colour_lab[index])))
     return dots
 
 
@@ -118,7 +124,7 @@ def _assign(distance: np.ndarray) -> tuple[list[str | None], float]:
 def _lab(bgr: np.ndarray) -> np.ndarray:
     """CIE Lab (L 0-100) of BGR uint8 colours of any shape (..., 3)."""
     flat = (bgr.reshape(1, -1, 3).astype(np.float32)) / 255.0
-    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(bgr.shape[:-1] + (3,))
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape((*bgr.shape[:-1], 3))
 
 
 def _distance(first: Dot, second: Dot) -> float:
@@ -131,4 +137,5 @@ def _describe(group: list[Dot]) -> str:
     rgb = "#{:02x}{:02x}{:02x}".format(*group[0].rgb)
     places = "; ".join(cell_name(dot.cell) for dot in group[:4])
     count = len(group)
-    return f"colour {rgb} has {count} endpoint{'s' if count != 1 else ''} ({places}); every colour needs exactly 2"
+    plural = "s" if count != 1 else ""
+    return f"colour {rgb} has {count} endpoint{plural} ({places}); every colour needs exactly 2"

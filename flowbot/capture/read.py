@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from flowbot.capture.board import find_board
 from flowbot.capture.colors import find_dots, group_dots, name_groups
+from flowbot.capture.image import decode_image
 from flowbot.errors import CaptureError
+from flowbot.formats import image_format
 from flowbot.model import EMPTY, WALL, Geometry, Puzzle, Source
 
 # Labels by first appearance, as in the truth files and `flowbot solve --json`.
@@ -48,3 +51,19 @@ def read_puzzle(frame: np.ndarray, source: Source | None = None) -> Reading:
     puzzle = Puzzle.from_rows(["".join(line) for line in grid], names=labels, source=source)
     seen = tuple(groups[index][0].rgb for index in range(len(groups)))
     return Reading(puzzle, geometry, seen)
+
+
+def read_image(data: bytes, path: str) -> Reading:
+    """Read the board in an image file's bytes; the source records the image, its size and the grid."""
+    frame = decode_image(data)
+    height, width = frame.shape[:2]
+    reading = read_puzzle(frame)
+    geometry = reading.geometry
+    details = {
+        "image": Path(path).name,
+        "width": width,
+        "height": height,
+        "grid": {"xs": [round(x, 1) for x in geometry.xs], "ys": [round(y, 1) for y in geometry.ys]},
+    }
+    source = Source(kind="image", path=path, index=0, format=image_format(data), details=details)
+    return Reading(reading.puzzle.with_source(source), geometry, reading.seen_rgb)
