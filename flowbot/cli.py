@@ -47,6 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument(
         "--timeout", type=_positive_float, metavar="S", help="give up on a puzzle after S seconds"
     )
+    solve.add_argument(
+        "--overlay", metavar="FILE.png", help="with one screenshot: save it with the solution drawn over it"
+    )
+
+    read = commands.add_parser("read", help="read the board of each screenshot and save it as flowbot JSON")
+    read.add_argument("paths", nargs="+", metavar="IMAGE", help="screenshots (PNG, JPEG) or folders of them")
+    read.add_argument("--out", required=True, metavar="DIR", help="folder to write the JSON files into")
+    read.add_argument("--force", action="store_true", help="replace files that already exist")
 
     bench = commands.add_parser(
         "bench", help="time the solver over puzzle files (default: the shared corpus)"
@@ -90,6 +98,13 @@ def run(argv: Sequence[str] | None = None) -> int:
             out=sys.stdout,
             err=sys.stderr,
             colors=terminal_colors(sys.stdout),
+            overlay=args.overlay,
+        )
+    if args.command == "read":
+        from flowbot.modes.convert import run_convert
+
+        return run_convert(
+            args.paths, out_dir=args.out, to="json", force=args.force, err=sys.stderr, images_only=True
         )
     if args.command == "bench":
         from flowbot.modes.bench import run_bench

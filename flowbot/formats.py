@@ -202,15 +202,20 @@ def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write UTF-8 text through a synced temp file in the same folder and rename it over `path`."""
+    """Write UTF-8 text (newlines as LF) atomically: see `atomic_write_bytes`."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write bytes through a synced temp file in the same folder and rename it over `path`."""
     target = Path(path)
     try:
         descriptor, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as error:
         raise OutputFileError(f"{os.fsdecode(path)}: cannot write: {error.strerror or error}") from error
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         # mkstemp makes the file private (0600); give it the mode the old file had, or an ordinary one.

@@ -21,8 +21,13 @@ def output_name(outcome: Outcome, count_in_file: int, to: str) -> str:
     return stem + SUFFIX[to]
 
 
-def run_convert(paths: Sequence[str], *, out_dir: str, to: str, force: bool, err: TextIO) -> int:
-    """Write each readable puzzle into `out_dir`; never overwrite unless forced, and report each failure."""
+def run_convert(
+    paths: Sequence[str], *, out_dir: str, to: str, force: bool, err: TextIO, images_only: bool = False
+) -> int:
+    """Write each readable puzzle into `out_dir`; never overwrite unless forced, and report each failure.
+
+    With `images_only` (`flowbot read`), inputs that are not screenshots are refused one by one.
+    """
     folder = Path(out_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -37,6 +42,10 @@ def run_convert(paths: Sequence[str], *, out_dir: str, to: str, force: bool, err
     for outcome in loaded:
         if outcome.puzzle is None:
             err.write(f"flowbot: {outcome.error}\n")
+            code = EXIT_BAD_INPUT
+            continue
+        if images_only and (outcome.puzzle.source is None or outcome.puzzle.source.kind != "image"):
+            err.write(f"flowbot: {outcome.source}: not a screenshot (PNG or JPEG)\n")
             code = EXIT_BAD_INPUT
             continue
         target = folder / output_name(outcome, per_file[outcome.source], to)

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from flowbot.errors import FlowbotError
+from flowbot.errors import FlowbotError, UsageError
 from flowbot.formats import read_entries
 from flowbot.model import Puzzle
+from flowbot.modes.solve_image import is_image_file, write_overlay
 from flowbot.progress import Progress
 from flowbot.render import render_puzzle, render_solution
 from flowbot.solve.sat import SolveResult, solve
@@ -132,8 +133,11 @@ def run_solve(
     out: TextIO,
     err: TextIO,
     colors: int,
+    overlay: str | None = None,
 ) -> int:
     """Solve, print each outcome as it comes (JSON Lines or boards), and return the exit code."""
+    if overlay is not None and (len(paths) != 1 or not is_image_file(paths[0])):
+        raise UsageError("--overlay needs exactly one screenshot (PNG or JPEG) to draw on")
     outcomes = []
     loaded = load_all(paths)
     # Boards go to the terminal in text mode, so the bar would only get in their way there.
@@ -151,6 +155,10 @@ def run_solve(
             out.write(_text_report(outcome, unique, colors))
             out.flush()
     progress.close()
+    if overlay is not None and outcomes[0].puzzle is not None:
+        result = outcomes[0].result
+        write_overlay(paths[0], result.solution if result is not None else None, overlay)
+        err.write(f"overlay written to {overlay}\n")
     return exit_code(outcomes)
 
 
