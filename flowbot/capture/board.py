@@ -78,9 +78,10 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
             drawn[index] = True
             continue
         band = _band(mask, position, tolerance, height)
-        # Halfway to the next line, where only cell interiors are: a grid leaves that clear.
-        middle = position + step / 2 if index < len(lines) - 1 else position - step / 2
-        clutter = _band(mask, middle, tolerance, height)
+        # A quarter of the way to the next line only cell interiors lie, which a grid leaves clear
+        # (halfway would cross the caps of the round dots, which look like short lines).
+        inside = position + step / 4 if index < len(lines) - 1 else position - step / 4
+        clutter = _band(mask, inside, tolerance, height)
         for span in range(len(across) - 1):
             start, end = across[span], across[span + 1]
             # The outer thirds of an edge, short of the corners: a pipe crossing the edge covers
