@@ -83,3 +83,12 @@ def count_solutions(puzzle: Puzzle, limit: int = 3) -> tuple[int, int]:
 
     place(0)
     return counts[0], counts[1]
+
+
+def canonical(rows: list[str]) -> list[str]:
+    """Rows with colour labels renamed A, B, C... in order of first appearance, as a reading names them."""
+    names: dict[str, str] = {}
+    for char in "".join(rows):
+        if char not in ".#" and char not in names:
+            names[char] = LABELS[len(names)]
+    return ["".join(names.get(char, char) for char in row) for row in rows]

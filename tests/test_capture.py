@@ -17,7 +17,7 @@ from flowbot.formats import read_entries
 from flowbot.model import PALETTE, Puzzle
 from flowbot.palette import PALETTES
 from flowbot.solve.sat import solve
-from tests.boards import snake_board
+from tests.boards import canonical, snake_board
 from tests.conftest import SHARED
 from tests.images import draw_board, jpeg_bytes, png_bytes
 
@@ -71,15 +71,6 @@ def test_random_boards_survive_jpeg(seed):
     frame = draw_board(puzzle, cell=rng.randint(30, 70))
     again = decode_image(jpeg_bytes(frame, quality=70))
     assert read_puzzle(again).puzzle.to_rows() == canonical(puzzle.to_rows())
-
-
-def canonical(rows: list[str]) -> list[str]:
-    """Rows with colour labels renamed A, B, C... in order of first appearance, as a reading names them."""
-    names: dict[str, str] = {}
-    for char in "".join(rows):
-        if char not in ".#" and char not in names:
-            names[char] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[len(names)]
-    return ["".join(names.get(char, char) for char in row) for row in rows]
 
 
 def test_board_only_crop_with_outer_lines_cut_off():

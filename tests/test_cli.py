@@ -16,6 +16,7 @@ from flowbot.model import Puzzle
 from flowbot.render import BASIC, PLAIN, TRUECOLOR, XTERM_256, render_solution, terminal_colors
 from flowbot.solve.check import check_paths
 from flowbot.solve.sat import solve
+from tests.boards import canonical
 
 GOOD = ".....\n.DC.A\nA.D..\nEB.B.\n.EC..\n"
 UNSOLVABLE = "A.B\n.#.\nB.A\n"
@@ -243,3 +244,59 @@ def test_convert_never_overwrites_without_force(tmp_path, capsys):
     assert (out / "one.json").read_text() == "keep me\n"
     code, _, _ = run_cli(["convert", single, "--out", out, "--force"], capsys)
     assert code == 0 and json.loads((out / "one.json").read_text())["grid"] == GOOD.split()
+
+
+def test_solve_a_screenshot_with_json_and_overlay(tmp_path, capsys):
+    from tests.images import draw_board, png_bytes
+
+    puzzle = Puzzle.from_rows(GOOD.split())
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(png_bytes(draw_board(puzzle, cell=50)))
+    overlay = tmp_path / "seen.png"
+    code, out, err = run_cli(["solve", "--json", shot, "--overlay", overlay], capsys)
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["status"] == "solved"
+    assert record["puzzle"] == canonical(GOOD.split())
+    assert set(record["colors"].values()) == {"red", "green", "blue", "yellow", "orange"}
+    assert overlay.read_bytes().startswith(b"\x89PNG")
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
+
+
+def test_overlay_needs_exactly_one_screenshot(tmp_path, capsys):
+    text = write(tmp_path, "good.txt", GOOD)
+    code, _, err = run_cli(["solve", text, "--overlay", tmp_path / "x.png"], capsys)
+    assert code == 64 and "--overlay needs exactly one screenshot" in err
+
+
+def test_read_saves_screenshots_as_flowbot_json(tmp_path, capsys):
+    from flowbot.formats import load_puzzles
+    from tests.images import draw_board, jpeg_bytes
+
+    puzzle = Puzzle.from_rows(GOOD.split())
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    (shots / "level-1.jpg").write_bytes(jpeg_bytes(draw_board(puzzle, cell=50)))
+    (shots / "notes.txt").write_text(GOOD)
+    out = tmp_path / "out"
+    code, _, err = run_cli(["read", shots, "--out", out], capsys)
+    assert code == 2 and "notes.txt: not a screenshot" in err
+    saved = json.loads((out / "level-1.json").read_text())
+    assert saved["schema_version"] == 1
+    assert saved["source"]["kind"] == "image" and saved["source"]["format"] == "jpeg"
+    assert saved["source"]["details"]["image"] == "level-1.jpg"
+    assert (saved["source"]["details"]["width"], saved["source"]["details"]["height"]) == (330, 490)
+    assert load_puzzles(out / "level-1.json")[0].to_rows() == canonical(puzzle.to_rows())
+    assert sorted(path.name for path in out.iterdir()) == ["level-1.json"]
+
+
+def test_unreadable_screenshot_exits_2_with_a_message(tmp_path, capsys):
+    import numpy as np
+
+    from tests.images import png_bytes
+
+    shot = tmp_path / "black.png"
+    shot.write_bytes(png_bytes(np.zeros((400, 300, 3), dtype=np.uint8)))
+    code, _, err = run_cli(["solve", shot], capsys)
+    assert code == 2
+    assert err.strip() == f"flowbot: {shot}: no board grid found (no evenly spaced grid lines)"

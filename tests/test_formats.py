@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flowbot import formats
-from flowbot.errors import FormatError, InputFileError, OutputFileError, PuzzleError
+from flowbot.errors import CaptureError, FormatError, InputFileError, OutputFileError, PuzzleError
 from flowbot.formats import (
     FLOWBOT_SCHEMA_VERSION,
     Loaded,
@@ -455,8 +455,8 @@ def test_atomic_write_replaces_and_keeps_the_mode(tmp_path):
         (b"  \n\t\n", InputFileError, "only whitespace"),
         (b"\x00\x01\x02junk\xff", InputFileError, "not a text file"),
         (b"A.A\n\xff\xfe", InputFileError, "not UTF-8"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", FormatError, "is an image, not a puzzle file"),
-        (b"\xff\xd8\xff\xe0\x00\x10JFIF", FormatError, "is an image, not a puzzle file"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", CaptureError, "the PNG file is truncated"),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF", CaptureError, "the JPEG file is truncated"),
         (b'{"schema_version": 1,', FormatError, r"invalid JSON: .* \(line 1, column 22\)"),
         (b"[[1, null]\n[1]]", FormatError, r"invalid JSON: .* \(line 2, column 1\)"),
         (b"# only a comment\n\n", FormatError, "no puzzle found"),

@@ -24,13 +24,13 @@ CORPUS_SETS: dict[str, tuple[str, ...]] = {
 }
 
 
-def find_corpus() -> Path | None:
-    """The shared corpus: $FLOWBOT_CORPUS, or `../shared/corpus` beside the working or repository folder."""
-    if os.environ.get("FLOWBOT_CORPUS"):
-        return Path(os.environ["FLOWBOT_CORPUS"])
+def find_shared(name: str) -> Path | None:
+    """A shared data folder: $FLOWBOT_SHARED/name, or `../shared/name` beside the working or repo folder."""
+    if os.environ.get("FLOWBOT_SHARED"):
+        return Path(os.environ["FLOWBOT_SHARED"]) / name
     repository = Path(__file__).resolve().parents[2]
     for base in (Path.cwd(), repository):
-        candidate = base.parent / "shared" / "corpus"
+        candidate = base.parent / "shared" / name
         if candidate.is_dir():
             return candidate
     return None
@@ -38,9 +38,9 @@ def find_corpus() -> Path | None:
 
 def corpus_paths(corpus_set: str) -> list[str]:
     """The files of a named corpus set ('all' is every set), sorted for a stable order."""
-    corpus = find_corpus()
+    corpus = find_shared("corpus")
     if corpus is None:
-        raise UsageError("no puzzle files given and no shared corpus found (set FLOWBOT_CORPUS)")
+        raise UsageError("no puzzle files given and no shared corpus found (set FLOWBOT_SHARED)")
     names = CORPUS_SETS if corpus_set == "all" else {corpus_set: CORPUS_SETS[corpus_set]}
     files: list[str] = []
     for patterns in names.values():
@@ -53,6 +53,8 @@ def run_bench(
     paths: Sequence[str], *, corpus_set: str, repeat: int, timeout: float, colors: ColorEncoding = "binary"
 ) -> int:
     """Time every puzzle `repeat` times, print per-size medians and maxima, then the one-call wall time."""
+    if corpus_set == "screenshots":
+        return bench_screenshots(paths, repeat)
     files = list(paths) or corpus_paths(corpus_set)
     loaded = [outcome for outcome in load_all(files) if outcome.puzzle is not None]
     if not loaded:
@@ -119,3 +121,58 @@ def _one_call_wall(files: Sequence[str], repeat: int) -> float:
         if not lines:
             raise UsageError(f"the timed solve call printed nothing: {completed.stderr.strip()[:200]}")
     return statistics.median(walls)
+
+
+def bench_screenshots(paths: Sequence[str], repeat: int) -> int:
+    """Time decoding and reading each screenshot (median of `repeat` runs), and check truth boards."""
+    from flowbot.capture.image import decode_image
+    from flowbot.capture.read import read_puzzle
+    from flowbot.errors import FlowbotError
+
+    images = [Path(path) for path in paths] or _shared_screenshots()
+    decode_times, read_times, exact, with_truth, failed = [], [], 0, 0, []
+    progress = Progress(len(images), "bench", sys.stderr)
+    for image in images:
+        data = image.read_bytes()
+        try:
+            frame = decode_image(data)
+            read_puzzle(frame)  # warm-up: first-call costs are not reading time
+        except FlowbotError as error:
+            failed.append(f"{image.name}: {error}")
+            progress.advance(image.name)
+            continue
+        decode_times.append(statistics.median(_timed(lambda d=data: decode_image(d)) for _ in range(repeat)))
+        read_times.append(statistics.median(_timed(lambda f=frame: read_puzzle(f)) for _ in range(repeat)))
+        truth = image.with_name(image.name.rsplit(".", 1)[0] + ".truth.txt")
+        if truth.exists():
+            with_truth += 1
+            exact += read_puzzle(frame).puzzle.to_rows() == truth.read_text().split()
+        progress.advance(image.name)
+    progress.close()
+    if not read_times:
+        raise UsageError("no screenshot could be read")
+    print(
+        f"{len(read_times)} screenshots read, {len(failed)} refused; {exact}/{with_truth} truth boards exact"
+    )
+    for line in failed:
+        print(f"  refused: {line}")
+    for label, values in (("decode", decode_times), ("read", read_times)):
+        print(
+            f"{label:>6}: median {statistics.median(values) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
+        )
+    return 0
+
+
+def _shared_screenshots() -> list[Path]:
+    """Every image in the shared screenshot folder."""
+    folder = find_shared("screenshots")
+    if folder is None:
+        raise UsageError("no screenshots given and no shared screenshots found (set FLOWBOT_SHARED)")
+    return sorted(path for path in folder.iterdir() if path.suffix.lower() in (".png", ".jpg", ".jpeg"))
+
+
+def _timed(action) -> float:
+    """Seconds one call takes."""
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
