@@ -78,10 +78,12 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
             drawn[index] = True
             continue
         band = _band(mask, position, tolerance, height)
-        # A quarter of the way to the next line only cell interiors lie, which a grid leaves clear
-        # (halfway would cross the caps of the round dots, which look like short lines).
-        inside = position + step / 4 if index < len(lines) - 1 else position - step / 4
-        clutter = _band(mask, inside, tolerance, height)
+        # A quarter of the way into a cell a grid leaves the picture clear (halfway would cross the
+        # caps of round dots, which look like short lines); one side of an edge is a board cell.
+        clutter = np.minimum(
+            _band(mask, position - step / 4, tolerance, height),
+            _band(mask, position + step / 4, tolerance, height),
+        )
         for span in range(len(across) - 1):
             start, end = across[span], across[span + 1]
             # The outer thirds of an edge, short of the corners: a pipe crossing the edge covers
@@ -92,7 +94,7 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
             if any(high <= low or low < 0 or high > mask.shape[1] for low, high in spans):
                 continue
             covered = min(band[low:high].mean() for low, high in spans)
-            cluttered = np.mean([clutter[low:high].mean() for low, high in spans])
+            cluttered = np.mean([clutter[low:high].mean() for low, high in spans])  # noise, text, hatching
             drawn[index, span] = covered >= EDGE_COVERAGE and cluttered < CLUTTER_COVERAGE
     return drawn
 

@@ -10,6 +10,8 @@ import numpy as np
 # A ridge must stand this many levels (of 255) above what is around it to count as a line pixel;
 # glows and JPEG noise stay well below it, the dimmest grid lines seen are about 40 above black.
 RIDGE_LEVEL = 20
+# Grid lines are a few pixels wide; in a count of line pixels per column they are spikes narrower than this.
+PEAK_WIDTH = 11
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +89,17 @@ def _clip(value: float, size: int) -> int:
 
 
 def _profile(mask: np.ndarray, axis: int) -> np.ndarray:
-    """How many line pixels each column (axis=0) or row (axis=1) holds."""
-    return cv2.reduce(mask.view(np.uint8), axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+    """How far each column (axis=0) or row (axis=1) stands out in line pixels from those around it.
+
+    A grid line is a narrow spike in the count of line pixels; a wide bar of the UI or a glow edge
+    is a plateau, which a one-dimensional top-hat removes before peaks are looked for.
+    """
+    counts = cv2.reduce(mask.view(np.uint8), axis, cv2.REDUCE_SUM, dtype=cv2.CV_32F).reshape(1, -1)
+    spike = cv2.getStructuringElement(cv2.MORPH_RECT, (PEAK_WIDTH, 1))
+    # Zeros beyond the frame: a line on the frame's edge is a spike, not the end of a plateau.
+    return cv2.morphologyEx(
+        counts, cv2.MORPH_TOPHAT, spike, borderType=cv2.BORDER_CONSTANT, borderValue=0
+    ).ravel()
 
 
 def _peaks(profile: np.ndarray, floor: float) -> list[tuple[float, float]]:
@@ -131,7 +142,8 @@ def _grow(chain: list[float], positions: list[float]) -> list[float]:
         while True:
             step = (chain[-1] - chain[0]) / (len(chain) - 1)
             expected = (chain[-1] if direction > 0 else chain[0]) + direction * step
-            tolerance = max(2.0, 0.1 * step)
+            # Screenshots are not skewed: lines repeat to within rounding, a pixel or two.
+            tolerance = max(2.5, 0.04 * step)
             near = [position for position in positions if abs(position - expected) <= tolerance]
             if not near:
                 break
