@@ -10,8 +10,6 @@ import numpy as np
 # A ridge must stand this many levels (of 255) above what is around it to count as a line pixel;
 # glows and JPEG noise stay well below it, the dimmest grid lines seen are about 40 above black.
 RIDGE_LEVEL = 20
-# Grid lines are a few pixels wide; in a count of line pixels per column they are spikes narrower than this.
-PEAK_WIDTH = 11
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +21,8 @@ class LineMasks:
 
     horizontal: np.ndarray
     vertical: np.ndarray
+    # The widest a line may be, in pixels: it grows with the frame, as lines do.
+    widest: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,7 @@ def line_masks(frame: np.ndarray) -> LineMasks:
     level = brightness(frame)
     height, width = level.shape
     # Lines are 1-5 px thick, endpoint discs and glows far wider; the kernel sits between.
-    length = int(np.clip(min(height, width) / 60, 5, 41)) | 1
+    length = _ridge_kernel(height, width)
     pad = length
     # Padding with black keeps a line on the frame's very edge a ridge.
     padded = cv2.copyMakeBorder(level, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
@@ -59,23 +59,28 @@ def line_masks(frame: np.ndarray) -> LineMasks:
     across_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
     horizontal = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_rows)[inner] > RIDGE_LEVEL
     vertical = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_cols)[inner] > RIDGE_LEVEL
-    return LineMasks(horizontal, vertical)
+    return LineMasks(horizontal, vertical, max(11, length // 2) | 1)
+
+
+def _ridge_kernel(height: int, width: int) -> int:
+    """Top-hat length: wider than any grid line or board outline, narrower than a dot or a glow."""
+    return int(np.clip(min(height, width) / 60, 5, 41)) | 1
 
 
 def find_lattice(masks: LineMasks) -> Lattice | None:
     """The evenly spaced vertical and horizontal lines that make the board, or None if there are none."""
     height, width = masks.horizontal.shape
     min_step = max(6.0, min(height, width) / 45)
-    xs = _best_chain(_profile(masks.vertical, axis=0), min_step)
-    ys = _best_chain(_profile(masks.horizontal, axis=1), min_step)
+    xs = _best_chain(_profile(masks.vertical, 0, masks.widest), min_step)
+    ys = _best_chain(_profile(masks.horizontal, 1, masks.widest), min_step)
     if len(xs) < 2 or len(ys) < 2:
         return None
     # Look again inside the board found: UI outside it no longer competes with short board lines.
     margin = (xs[-1] - xs[0]) / (len(xs) - 1)
     top, bottom = _clip(ys[0] - margin, height), _clip(ys[-1] + margin, height)
     left, right = _clip(xs[0] - margin, width), _clip(xs[-1] + margin, width)
-    xs = _best_chain(_profile(masks.vertical[top:bottom], axis=0), min_step) or xs
-    ys = _best_chain(_profile(masks.horizontal[:, left:right], axis=1), min_step) or ys
+    xs = _best_chain(_profile(masks.vertical[top:bottom], 0, masks.widest), min_step) or xs
+    ys = _best_chain(_profile(masks.horizontal[:, left:right], 1, masks.widest), min_step) or ys
     if len(xs) < 2 or len(ys) < 2:
         return None
     xs, virtual_x = _extend_to_edge(xs, width)
@@ -88,14 +93,14 @@ def _clip(value: float, size: int) -> int:
     return int(min(max(value, 0), size))
 
 
-def _profile(mask: np.ndarray, axis: int) -> np.ndarray:
+def _profile(mask: np.ndarray, axis: int, widest: int) -> np.ndarray:
     """How far each column (axis=0) or row (axis=1) stands out in line pixels from those around it.
 
     A grid line is a narrow spike in the count of line pixels; a wide bar of the UI or a glow edge
     is a plateau, which a one-dimensional top-hat removes before peaks are looked for.
     """
     counts = cv2.reduce(mask.view(np.uint8), axis, cv2.REDUCE_SUM, dtype=cv2.CV_32F).reshape(1, -1)
-    spike = cv2.getStructuringElement(cv2.MORPH_RECT, (PEAK_WIDTH, 1))
+    spike = cv2.getStructuringElement(cv2.MORPH_RECT, (widest, 1))
     # Zeros beyond the frame: a line on the frame's edge is a spike, not the end of a plateau.
     return cv2.morphologyEx(
         counts, cv2.MORPH_TOPHAT, spike, borderType=cv2.BORDER_CONSTANT, borderValue=0
