@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 
 # A ridge must stand this many levels (of 255) above what is around it to count as a line pixel;
-# glows and JPEG noise stay well below it, the dimmest grid lines seen are about 40 above black.
-RIDGE_LEVEL = 20
+# JPEG noise stays below it, while a dim line over a bright glow can stand only ~15 above it.
+RIDGE_LEVEL = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +83,8 @@ def find_lattice(masks: LineMasks) -> Lattice | None:
     ys = _best_chain(_profile(masks.horizontal[:, left:right], 1, masks.widest), min_step) or ys
     if len(xs) < 2 or len(ys) < 2:
         return None
-    xs, virtual_x = _extend_to_edge(xs, width)
-    ys, virtual_y = _extend_to_edge(ys, height)
+    xs, virtual_x = _extend_to_edge(xs, width, masks.widest)
+    ys, virtual_y = _extend_to_edge(ys, height, masks.widest)
     return Lattice(tuple(xs), tuple(ys), virtual_x, virtual_y)
 
 
@@ -160,15 +160,20 @@ def _grow(chain: list[float], positions: list[float]) -> list[float]:
     return chain
 
 
-def _extend_to_edge(lines: list[float], size: int) -> tuple[list[float], frozenset[int]]:
-    """Add an outer line cut off by the frame edge (a board-only crop), marking it as inferred."""
+def _extend_to_edge(lines: list[float], size: int, widest: int) -> tuple[list[float], frozenset[int]]:
+    """Add an outer line lost at the frame edge (touching it, or cropped off), marking it as inferred."""
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
     virtual = set()
-    # The next line would fall on or just past the frame's edge, where no ridge can show.
-    if lines[0] - step <= 1 and lines[0] - step >= -0.15 * step:
+    # The next line would fall within a line's width of the edge, or just past it.
+    if -0.15 * step <= lines[0] - step <= widest:
         lines = [lines[0] - step, *lines]
         virtual.add(0)
-    if lines[-1] + step >= size - 2 and lines[-1] + step <= size - 1 + 0.15 * step:
+    if size - 1 - widest <= lines[-1] + step <= size - 1 + 0.15 * step:
         lines = [*lines, lines[-1] + step]
+        virtual.add(len(lines) - 1)
+    # A line that touches the edge may be shown only in part (a crop through it): take it as drawn.
+    if lines[0] <= widest / 2:
+        virtual.add(0)
+    if lines[-1] >= size - 1 - widest / 2:
         virtual.add(len(lines) - 1)
     return lines, frozenset(virtual)
