@@ -14,6 +14,10 @@ from flowbot.model import Cell, Geometry
 EDGE_COVERAGE = 0.6
 # ...and when the middle of the neighbouring cells is not covered as well (noise, text, hatching).
 CLUTTER_COVERAGE = 0.5
+# Or when it is a continuous ridge this strong relative to the board's typical line (a dim line
+# crossing a bright glow), but never weaker than JPEG noise.
+RELATIVE_STRENGTH = 0.4
+MIN_STRENGTH = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,25 +63,54 @@ def find_board(frame: np.ndarray) -> Board:
 
 def _closed_cells(masks: LineMasks, lattice: Lattice) -> np.ndarray:
     """(rows, cols) bool: cells whose four edges are all drawn (or cut off by the frame edge)."""
-    horizontal = _edges(masks.horizontal, lattice.ys, lattice.xs, lattice.virtual_y)
-    vertical = _edges(masks.vertical.T, lattice.xs, lattice.ys, lattice.virtual_x).T
+    across_rows = _edges(masks.horizontal, masks.horizontal_ridge, lattice.ys, lattice.xs, lattice.virtual_y)
+    across_cols = _edges(masks.vertical.T, masks.vertical_ridge.T, lattice.xs, lattice.ys, lattice.virtual_x)
+    # How strong a drawn line of this board is: most edges of a bounding box are drawn.
+    strengths = np.concatenate([across_rows.strength.ravel(), across_cols.strength.ravel()])
+    typical = (
+        float(np.percentile(strengths[np.isfinite(strengths)], 75)) if np.isfinite(strengths).any() else 0
+    )
+    horizontal = across_rows.drawn(typical)
+    vertical = across_cols.drawn(typical).T
     return horizontal[:-1] & horizontal[1:] & vertical[:, :-1] & vertical[:, 1:]
 
 
-def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], virtual) -> np.ndarray:
-    """(len(lines), len(across) - 1) bool: which stretches of each line between crossings are drawn.
+@dataclass(frozen=True, slots=True)
+class _EdgeEvidence:
+    """Per stretch of line between two crossings: how much of it is ridge, how strong, how cluttered.
 
-    mask : (H, W) bool ndarray with the lines running along axis 1.
+    Arrays of shape (len(lines), len(across) - 1); strength is inf for lines taken as drawn.
+    """
+
+    covered: np.ndarray
+    strength: np.ndarray
+    cluttered: np.ndarray
+
+    def drawn(self, typical: float) -> np.ndarray:
+        """Edges that are lines: mostly ridge pixels, or a continuous ridge at least 40% as strong as
+        the board's typical line (a dim line over a bright glow); never amid clutter."""
+        strong = (self.covered >= EDGE_COVERAGE) | (self.strength >= RELATIVE_STRENGTH * typical)
+        return strong & (self.strength >= MIN_STRENGTH) & (self.cluttered < CLUTTER_COVERAGE)
+
+
+def _edges(
+    mask: np.ndarray, ridge: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], virtual
+) -> _EdgeEvidence:
+    """The evidence for each stretch of each line between its crossings with the lines across.
+
+    mask, ridge : (H, W) ndarrays with the lines running along axis 1.
     """
     height = mask.shape[0]
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
     tolerance = max(2, round(0.06 * step))
-    drawn = np.zeros((len(lines), len(across) - 1), dtype=bool)
+    shape = (len(lines), len(across) - 1)
+    covered, strength, cluttered = np.zeros(shape), np.zeros(shape), np.ones(shape)
     for index, position in enumerate(lines):
         if index in virtual:
-            drawn[index] = True
+            covered[index], strength[index], cluttered[index] = 1.0, np.inf, 0.0
             continue
         band = _band(mask, position, tolerance, height)
+        peak = _band(ridge, position, tolerance, height)
         # A quarter of the way into a cell a grid leaves the picture clear (halfway would cross the
         # caps of round dots, which look like short lines); one side of an edge is a board cell.
         clutter = np.minimum(
@@ -93,16 +126,16 @@ def _edges(mask: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...]
             spans = [(round(low), round(high)) for low, high in parts]
             if any(high <= low or low < 0 or high > mask.shape[1] for low, high in spans):
                 continue
-            covered = min(band[low:high].mean() for low, high in spans)
-            cluttered = np.mean([clutter[low:high].mean() for low, high in spans])  # noise, text, hatching
-            drawn[index, span] = covered >= EDGE_COVERAGE and cluttered < CLUTTER_COVERAGE
-    return drawn
+            covered[index, span] = min(band[low:high].mean() for low, high in spans)
+            strength[index, span] = min(float(np.median(peak[low:high])) for low, high in spans)
+            cluttered[index, span] = np.mean([clutter[low:high].mean() for low, high in spans])
+    return _EdgeEvidence(covered, strength, cluttered)
 
 
-def _band(mask: np.ndarray, position: float, tolerance: int, height: int) -> np.ndarray:
-    """Which columns have a line pixel within `tolerance` rows of `position`."""
+def _band(image: np.ndarray, position: float, tolerance: int, height: int) -> np.ndarray:
+    """Per column, the largest value within `tolerance` rows of `position` (any line pixel, for masks)."""
     low = max(0, round(position) - tolerance)
     high = min(height, round(position) + tolerance + 1)
     if high <= low:
-        return np.zeros(mask.shape[1], dtype=bool)
-    return mask[low:high].any(axis=0)
+        return np.zeros(image.shape[1], dtype=image.dtype)
+    return image[low:high].max(axis=0)

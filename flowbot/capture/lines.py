@@ -14,13 +14,16 @@ RIDGE_LEVEL = 14
 
 @dataclass(frozen=True, slots=True)
 class LineMasks:
-    """Pixels that belong to thin horizontal and vertical lines of a frame.
+    """Pixels that belong to thin horizontal and vertical lines of a frame, and how strongly.
 
-    horizontal, vertical : (H, W) bool ndarrays
+    horizontal, vertical : (H, W) bool ndarrays, ridge pixels
+    horizontal_ridge, vertical_ridge : (H, W) uint8 ndarrays, how far each pixel stands above its surroundings
     """
 
     horizontal: np.ndarray
     vertical: np.ndarray
+    horizontal_ridge: np.ndarray
+    vertical_ridge: np.ndarray
     # The widest a line may be, in pixels: it grows with the frame, as lines do.
     widest: int
 
@@ -57,9 +60,10 @@ def line_masks(frame: np.ndarray) -> LineMasks:
     inner = (slice(pad, pad + height), slice(pad, pad + width))
     across_rows = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
     across_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
-    horizontal = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_rows)[inner] > RIDGE_LEVEL
-    vertical = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_cols)[inner] > RIDGE_LEVEL
-    return LineMasks(horizontal, vertical, max(11, length // 2) | 1)
+    horizontal = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_rows)[inner]
+    vertical = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_cols)[inner]
+    widest = max(11, length // 2) | 1
+    return LineMasks(horizontal > RIDGE_LEVEL, vertical > RIDGE_LEVEL, horizontal, vertical, widest)
 
 
 def _ridge_kernel(height: int, width: int) -> int:
