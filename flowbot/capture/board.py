@@ -14,6 +14,9 @@ from flowbot.model import Cell, Geometry
 EDGE_COVERAGE = 0.6
 # ...and when the middle of the neighbouring cells is not covered as well (noise, text, hatching).
 CLUTTER_COVERAGE = 0.5
+# The outer thirds of an edge, short of the corners: a pipe crossing the edge covers only its
+# middle third, and the corners belong to the crossing lines as well.
+OUTER_THIRDS = ((0.1, 0.33), (0.67, 0.9))
 # Or when it is a continuous ridge this strong relative to the board's typical line (a dim line
 # crossing a bright glow), but never weaker than JPEG noise.
 RELATIVE_STRENGTH = 0.4
@@ -100,9 +103,16 @@ def _edges(
 
     mask, ridge : (H, W) ndarrays with the lines running along axis 1.
     """
-    height = mask.shape[0]
+    height, width = mask.shape
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
     tolerance = max(2, round(0.06 * step))
+    starts = np.asarray(across[:-1], dtype=np.float64)
+    lengths = np.diff(np.asarray(across, dtype=np.float64))
+    parts = [
+        (np.rint(starts + low * lengths).astype(int), np.rint(starts + high * lengths).astype(int))
+        for low, high in OUTER_THIRDS
+    ]
+    usable = np.all([(high > low) & (low >= 0) & (high <= width) for low, high in parts], axis=0)
     shape = (len(lines), len(across) - 1)
     covered, strength, cluttered = np.zeros(shape), np.zeros(shape), np.ones(shape)
     for index, position in enumerate(lines):
@@ -117,19 +127,21 @@ def _edges(
             _band(mask, position - step / 4, tolerance, height),
             _band(mask, position + step / 4, tolerance, height),
         )
-        for span in range(len(across) - 1):
-            start, end = across[span], across[span + 1]
-            # The outer thirds of an edge, short of the corners: a pipe crossing the edge covers
-            # only its middle third, and the corners belong to the crossing lines as well.
-            parts = [(start + 0.1 * (end - start), start + 0.33 * (end - start)),
-                     (start + 0.67 * (end - start), start + 0.9 * (end - start))]  # fmt: skip
-            spans = [(round(low), round(high)) for low, high in parts]
-            if any(high <= low or low < 0 or high > mask.shape[1] for low, high in spans):
-                continue
-            covered[index, span] = min(band[low:high].mean() for low, high in spans)
-            strength[index, span] = min(float(np.median(peak[low:high])) for low, high in spans)
-            cluttered[index, span] = np.mean([clutter[low:high].mean() for low, high in spans])
+        covered[index] = np.where(usable, np.minimum(*_part_means(band, parts)), 0.0)
+        strength[index] = np.where(usable, np.minimum(*_part_means(peak, parts)), 0.0)
+        cluttered[index] = np.where(usable, np.add(*_part_means(clutter, parts)) / 2, 1.0)
     return _EdgeEvidence(covered, strength, cluttered)
+
+
+def _part_means(values: np.ndarray, parts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """The mean of `values` over each [low, high) stretch, for every edge at once (running sums)."""
+    total = np.concatenate(([0.0], np.cumsum(values, dtype=np.float64)))
+    limit = len(values)
+    means = []
+    for low, high in parts:
+        low, high = np.clip(low, 0, limit), np.clip(high, 0, limit)
+        means.append((total[high] - total[low]) / np.maximum(high - low, 1))
+    return means
 
 
 def _band(image: np.ndarray, position: float, tolerance: int, height: int) -> np.ndarray:

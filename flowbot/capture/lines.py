@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 import cv2
@@ -145,6 +146,13 @@ def _best_chain(profile: np.ndarray, min_step: float) -> list[float]:
     return best[1] if best else []
 
 
+def _nearest(positions: list[float], value: float) -> float | None:
+    """The sorted position closest to `value`."""
+    index = bisect_left(positions, value)
+    around = positions[max(0, index - 1) : index + 1]
+    return min(around, key=lambda position: abs(position - value)) if around else None
+
+
 def _grow(chain: list[float], positions: list[float]) -> list[float]:
     """Extend a chain both ways while a peak sits where the spacing says the next line is."""
     for direction in (1, -1):
@@ -153,10 +161,9 @@ def _grow(chain: list[float], positions: list[float]) -> list[float]:
             expected = (chain[-1] if direction > 0 else chain[0]) + direction * step
             # Screenshots are not skewed: lines repeat to within rounding, a pixel or two.
             tolerance = max(2.5, 0.04 * step)
-            near = [position for position in positions if abs(position - expected) <= tolerance]
-            if not near:
+            found = _nearest(positions, expected)
+            if found is None or abs(found - expected) > tolerance:
                 break
-            found = min(near, key=lambda position: abs(position - expected))
             if direction > 0:
                 chain.append(found)
             else:
