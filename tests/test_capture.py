@@ -167,3 +167,21 @@ def test_screenshot_corpus_is_present_or_skipped():
     if not SCREENSHOTS:
         pytest.skip("../shared/screenshots is not present")
     assert len(SCREENSHOTS) == 52
+
+
+def _variants(frame: np.ndarray):
+    """The same screenshot as other devices and apps would give it: recompressed, larger, smaller."""
+    yield (
+        "jpeg-50",
+        cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 50])[1], cv2.IMREAD_COLOR),
+    )
+    yield "scaled-1.5", cv2.resize(frame, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    if min(frame.shape[:2]) >= 600:  # halving a small image leaves no board worth reading
+        yield "scaled-0.5", cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize(("image", "truth"), SCREENSHOTS, ids=[image.name for image, _ in SCREENSHOTS])
+def test_real_screenshot_read_at_other_sizes_and_qualities(image, truth):
+    frame = decode_image(image.read_bytes())
+    for name, variant in _variants(frame):
+        assert read_puzzle(variant).puzzle.to_rows() == truth.read_text().split(), name
