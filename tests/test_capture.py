@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import cv2
@@ -185,3 +186,27 @@ def test_real_screenshot_read_at_other_sizes_and_qualities(image, truth):
     frame = decode_image(image.read_bytes())
     for name, variant in _variants(frame):
         assert read_puzzle(variant).puzzle.to_rows() == truth.read_text().split(), name
+
+
+def _manifest_names() -> dict[str, dict[str, str]]:
+    """The colour names MANIFEST.md gives for each screenshot's truth letters."""
+    manifest = SHARED / "screenshots" / "MANIFEST.md"
+    if not manifest.exists():
+        return {}
+    names = {}
+    for line in manifest.read_text().splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) > 11 and cells[11].endswith(".truth.txt"):
+            names[cells[1]] = dict(re.findall(r"([A-P])=([a-z ]+?)(?=[,)])", cells[9]))
+    return names
+
+
+MANIFEST_NAMES = _manifest_names()
+
+
+@pytest.mark.parametrize("image", sorted(MANIFEST_NAMES) or ["(no manifest)"])
+def test_colour_names_match_the_manifest(image):
+    if image not in MANIFEST_NAMES:
+        pytest.skip("../shared/screenshots is not present")
+    (entry,) = read_entries(SHARED / "screenshots" / image)
+    assert {color.label: color.name for color in entry.puzzle.colors} == MANIFEST_NAMES[image]
