@@ -74,6 +74,24 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--to", choices=("json", "grid"), default="json", help="output format")
     convert.add_argument("--force", action="store_true", help="replace files that already exist")
 
+    generate = commands.add_parser("generate", help="generate levels with one solution, rated by difficulty")
+    generate.add_argument("--size", required=True, metavar="RxC", help="board size, e.g. 8x8 or 10x8")
+    generate.add_argument(
+        "--colors", type=_positive_int, metavar="K", help="number of flows (default: typical)"
+    )
+    generate.add_argument("--count", type=_positive_int, default=1, metavar="N", help="how many levels")
+    generate.add_argument(
+        "--seed", type=int, metavar="S", help="random seed (printed, so a run can be repeated)"
+    )
+    generate.add_argument("--difficulty", choices=("easy", "medium", "hard"), help="steer levels to a band")
+    generate.add_argument("--json", action="store_true", help="one JSON object per level per line")
+    generate.add_argument("--out", metavar="DIR", help="also write each level as flowbot JSON into DIR")
+    generate.add_argument("--force", action="store_true", help="replace files that already exist")
+
+    rate = commands.add_parser("rate", help="rate puzzles with a solver that reasons like a person")
+    rate.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files, screenshots or folders")
+    rate.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+
     commands.add_parser("demo", help="solve the bundled puzzle and show it (the main job until the live bot)")
     return parser
 
@@ -116,6 +134,27 @@ def run(argv: Sequence[str] | None = None) -> int:
         from flowbot.modes.convert import run_convert
 
         return run_convert(args.paths, out_dir=args.out, to=args.to, force=args.force, err=sys.stderr)
+    if args.command == "generate":
+        from flowbot.modes.generate import run_generate
+        from flowbot.render import terminal_colors
+
+        return run_generate(
+            size=args.size,
+            colors=args.colors,
+            count=args.count,
+            seed=args.seed,
+            difficulty=args.difficulty,
+            as_json=args.json,
+            out_dir=args.out,
+            force=args.force,
+            out=sys.stdout,
+            err=sys.stderr,
+            terminal_colors=terminal_colors(sys.stdout),
+        )
+    if args.command == "rate":
+        from flowbot.modes.rate import run_rate
+
+        return run_rate(args.paths, as_json=args.json, out=sys.stdout, err=sys.stderr)
     if args.command == "demo":
         from flowbot.modes.demo import run_demo
 

@@ -1,0 +1,127 @@
+"""Make levels: grow flows, keep those with one strict solution, rate them, steer them to a band."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from functools import partial
+
+from flowbot.errors import SolveError
+from flowbot.generate.lines import grow, reshape
+from flowbot.model import EMPTY, PALETTE, Cell, Puzzle, Solution, Source
+from flowbot.rate.score import BANDS, Rating, rate
+from flowbot.solve.check import check_paths
+from flowbot.solve.sat import solve
+
+LABELS = "ABCDEFGHIJKLMNOP"
+MAX_ATTEMPTS = 200
+POOL_SIZE = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A generated puzzle with its one solution and its rating."""
+
+    puzzle: Puzzle
+    solution: Solution
+    rating: Rating
+    attempts: int
+    seconds: float
+
+
+def make_level(
+    rows: int, cols: int, colors: int, rng: random.Random, difficulty: str | None = None, budget: float = 20.0
+) -> Level:
+    """One level of the size and colour count, with exactly one strict solution (and in a band if asked)."""
+    started = time.perf_counter()
+    if difficulty is None:
+        paths, attempts = _unique_paths(rows, cols, colors, rng, partial(grow, rows, cols, colors, rng))
+        return _level(paths, rows, cols, attempts, started)
+    return _optimize(rows, cols, colors, rng, difficulty, budget, started)
+
+
+def to_puzzle(paths: list[list[Cell]], rows: int, cols: int) -> tuple[Puzzle, Solution]:
+    """The puzzle whose endpoints are the flows' ends, and the flows as its solution (in colour order)."""
+    grid = [[EMPTY] * cols for _ in range(rows)]
+    for label, path in zip(LABELS, paths, strict=False):
+        for row, col in (path[0], path[-1]):
+            grid[row][col] = label
+    names = {label: PALETTE[index] for index, label in enumerate(LABELS)}
+    draft = Puzzle.from_rows(["".join(line) for line in grid])
+    # Colours in order of first appearance, named in palette order, as the game ranks them.
+    ordered = [paths[LABELS.index(color.label)] for color in draft.colors]
+    relabelled = Puzzle.from_rows(
+        ["".join(line) for line in _relabel(grid, draft)],
+        names={LABELS[i]: names[LABELS[i]] for i in range(len(ordered))},
+        source=Source(kind="generated"),
+    )
+    solution = Solution(relabelled, tuple(tuple(path) for path in ordered))
+    return relabelled, solution
+
+
+def _relabel(grid: list[list[str]], draft: Puzzle) -> list[list[str]]:
+    """The grid with labels renamed A, B, C... in order of first appearance."""
+    rename = {color.label: LABELS[index] for index, color in enumerate(draft.colors)}
+    return [[rename.get(char, char) for char in line] for line in grid]
+
+
+def _unique_paths(rows, cols, colors, rng, propose) -> tuple[list[list[Cell]], int]:
+    """Propose flows until they have the right count and a unique strict solution."""
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        paths = propose()
+        if len(paths) != colors:
+            continue
+        puzzle, _ = to_puzzle(paths, rows, cols)
+        result = solve(puzzle, unique=True, allow_touching=False)
+        if result.status == "solved" and result.unique:
+            return paths, attempt
+    raise SolveError(f"no {rows}x{cols} level with {colors} colours and one solution in {MAX_ATTEMPTS} tries")
+
+
+def _level(paths, rows, cols, attempts, started) -> Level:
+    """Rate the flows' puzzle and check the solution independently."""
+    puzzle, solution = to_puzzle(paths, rows, cols)
+    problems = check_paths(puzzle, solution.paths)
+    if problems:
+        raise SolveError("generated solution fails the checker: " + "; ".join(problems))
+    return Level(puzzle, solution, rate(puzzle), attempts, time.perf_counter() - started)
+
+
+def _distance(rating: Rating, band: str) -> float:
+    """How far a rating is from a band (0 inside it)."""
+    low, high = BANDS[band]
+    return max(0.0, low - rating.reasoning, rating.reasoning - high)
+
+
+def _optimize(rows, cols, colors, rng, band, budget, started) -> Level:
+    """Keep a pool of candidates, mutate one at a time, keep the best, until one falls in the band."""
+    pool: list[Level] = []
+    attempts = 0
+    while len(pool) < POOL_SIZE:
+        paths, tries = _unique_paths(rows, cols, colors, rng, partial(grow, rows, cols, colors, rng))
+        attempts += tries
+        pool.append(_level(paths, rows, cols, tries, started))
+        if _distance(pool[-1].rating, band) == 0:
+            return _finish(pool[-1], attempts, started)
+    while time.perf_counter() - started < budget:
+        pool.sort(key=lambda level: _distance(level.rating, band))
+        parent = pool[rng.randrange(max(1, len(pool) // 2))]
+        flows = [list(path) for path in parent.solution.paths]
+        steps = rng.randint(rows * cols // 4, rows * cols)
+        paths, tries = _unique_paths(
+            rows, cols, colors, rng, partial(reshape, flows, rows, cols, colors, rng, steps)
+        )
+        attempts += tries
+        child = _level(paths, rows, cols, tries, started)
+        if _distance(child.rating, band) == 0:
+            return _finish(child, attempts, started)
+        if _distance(child.rating, band) < _distance(pool[-1].rating, band):
+            pool[-1] = child
+    best = min(pool, key=lambda level: _distance(level.rating, band))
+    return _finish(best, attempts, started)
+
+
+def _finish(level: Level, attempts: int, started: float) -> Level:
+    """The level with the total tries and time it took."""
+    return Level(level.puzzle, level.solution, level.rating, attempts, time.perf_counter() - started)

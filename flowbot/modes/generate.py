@@ -1,0 +1,115 @@
+"""`flowbot generate`: levels with one solution, rated, optionally steered to a difficulty band."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from flowbot.errors import OutputFileError, UsageError
+from flowbot.formats import write_puzzle_json
+from flowbot.generate.levels import Level, make_level
+from flowbot.generate.lines import check_size, default_colors
+from flowbot.model import Source
+from flowbot.progress import Progress
+from flowbot.render import render_puzzle
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'12x12' or '10x8' as (rows, cols)."""
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match:
+        raise UsageError(f"--size {text!r}: expected ROWSxCOLS, e.g. 8x8")
+    return int(match.group(1)), int(match.group(2))
+
+
+def level_rng(seed: int, index: int) -> random.Random:
+    """The random source of one level: the same seed and index always give the same level."""
+    return random.Random(f"flowbot-generate:{seed}:{index}")
+
+
+def run_generate(
+    *,
+    size: str,
+    colors: int | None,
+    count: int,
+    seed: int | None,
+    difficulty: str | None,
+    as_json: bool,
+    out_dir: str | None,
+    force: bool,
+    out: TextIO,
+    err: TextIO,
+    terminal_colors: int,
+) -> int:
+    """Generate `count` levels, print them (boards or JSON Lines) and write them to `out_dir` if given."""
+    rows, cols = parse_size(size)
+    check_size(rows, cols, colors)
+    seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
+    folder = _prepare(out_dir)
+    progress = Progress(count, "generating", err)
+    for index in range(count):
+        rng = level_rng(seed, index)
+        wanted = colors if colors is not None else default_colors(rows, cols, rng)
+        level = make_level(rows, cols, wanted, rng, difficulty=difficulty)
+        source = Source(kind="generated", details={"seed": seed, "index": index, "size": f"{rows}x{cols}"})
+        level = replace(level, puzzle=level.puzzle.with_source(source))
+        if folder is not None:
+            _save(level, folder / f"{rows}x{cols}-{seed}-{index + 1:03d}.json", force)
+        out.write(
+            _json_line(level, seed, index) + "\n" if as_json else _text(level, seed, index, terminal_colors)
+        )
+        out.flush()
+        progress.advance(f"#{index + 1}")
+    progress.close()
+    return 0
+
+
+def _prepare(out_dir: str | None) -> Path | None:
+    """The output folder, created if needed."""
+    if out_dir is None:
+        return None
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFileError(f"{out_dir}: cannot create folder: {error.strerror or error}") from error
+    return folder
+
+
+def _save(level: Level, path: Path, force: bool) -> None:
+    """Write one level as flowbot JSON with its solution; never over an existing file unless forced."""
+    if path.exists() and not force:
+        raise OutputFileError(f"{path}: already exists (use --force to replace it)")
+    write_puzzle_json(level.puzzle, path, solution_rows=level.solution.to_rows())
+
+
+def _json_line(level: Level, seed: int, index: int) -> str:
+    """The JSON Lines record of one level."""
+    puzzle = level.puzzle
+    record = {
+        "index": index,
+        "seed": seed,
+        "size": puzzle.size,
+        "puzzle": puzzle.to_rows(),
+        "solution": level.solution.to_rows(),
+        "colors": {color.label: color.name for color in puzzle.colors},
+        "difficulty": round(level.rating.difficulty, 2),
+        "band": level.rating.band,
+        "rating": level.rating.as_dict(),
+        "seconds": round(level.seconds, 3),
+    }
+    return json.dumps(record)
+
+
+def _text(level: Level, seed: int, index: int, terminal_colors: int) -> str:
+    """A heading and the drawn board of one level."""
+    rating = level.rating
+    heading = (
+        f"level {index + 1} ({level.puzzle.size}, {len(level.puzzle.colors)} flows, seed {seed}): "
+        f"difficulty {rating.difficulty:.1f} ({rating.band})"
+    )
+    return f"{heading}\n{render_puzzle(level.puzzle, terminal_colors)}\n"

@@ -1,0 +1,1 @@
+"""Rating: a human-style solver and the difficulty it gives a puzzle."""
