@@ -61,8 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files; default: the corpus sets")
     bench.add_argument("--repeat", type=_positive_int, default=3, help="runs per puzzle (median taken)")
-    bench.add_argument("--set", choices=("levels", "janko", "all", "screenshots"), default="levels",
-                       help="which corpus set to run when no PATH is given")  # fmt: skip
+    bench.add_argument(
+        "--set",
+        choices=("levels", "janko", "all", "screenshots", "generate"),
+        default="levels",
+        help="what to time when no PATH is given: solver corpus sets, screenshot reading, or generation",
+    )
     bench.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S", help="per-puzzle limit")
     bench.add_argument(
         "--colors", choices=("binary", "one-hot"), default="binary", help="colour encoding to time"

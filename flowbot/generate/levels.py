@@ -42,28 +42,25 @@ def make_level(
 
 
 def to_puzzle(paths: list[list[Cell]], rows: int, cols: int) -> tuple[Puzzle, Solution]:
-    """The puzzle whose endpoints are the flows' ends, and the flows as its solution (in colour order)."""
+    """The puzzle whose endpoints are the flows' ends, and the flows as its solution.
+
+    Colours are ranked by first appearance in reading order and named in palette order, as the
+    game's own levels are.
+    """
+    owner = {}
+    for index, path in enumerate(paths):
+        owner[path[0]] = owner[path[-1]] = index
+    ranked: list[int] = []
+    for cell in sorted(owner):
+        if owner[cell] not in ranked:
+            ranked.append(owner[cell])
     grid = [[EMPTY] * cols for _ in range(rows)]
-    for label, path in zip(LABELS, paths, strict=False):
-        for row, col in (path[0], path[-1]):
-            grid[row][col] = label
-    names = {label: PALETTE[index] for index, label in enumerate(LABELS)}
-    draft = Puzzle.from_rows(["".join(line) for line in grid])
-    # Colours in order of first appearance, named in palette order, as the game ranks them.
-    ordered = [paths[LABELS.index(color.label)] for color in draft.colors]
-    relabelled = Puzzle.from_rows(
-        ["".join(line) for line in _relabel(grid, draft)],
-        names={LABELS[i]: names[LABELS[i]] for i in range(len(ordered))},
-        source=Source(kind="generated"),
-    )
-    solution = Solution(relabelled, tuple(tuple(path) for path in ordered))
-    return relabelled, solution
-
-
-def _relabel(grid: list[list[str]], draft: Puzzle) -> list[list[str]]:
-    """The grid with labels renamed A, B, C... in order of first appearance."""
-    rename = {color.label: LABELS[index] for index, color in enumerate(draft.colors)}
-    return [[rename.get(char, char) for char in line] for line in grid]
+    for rank, index in enumerate(ranked):
+        for row, col in (paths[index][0], paths[index][-1]):
+            grid[row][col] = LABELS[rank]
+    names = {LABELS[rank]: PALETTE[rank] for rank in range(len(ranked))}
+    puzzle = Puzzle.from_rows(["".join(line) for line in grid], names=names, source=Source(kind="generated"))
+    return puzzle, Solution(puzzle, tuple(tuple(paths[index]) for index in ranked))
 
 
 def _unique_paths(rows, cols, colors, rng, propose) -> tuple[list[list[Cell]], int]:

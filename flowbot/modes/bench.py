@@ -55,6 +55,8 @@ def run_bench(
     """Time every puzzle `repeat` times, print per-size medians and maxima, then the one-call wall time."""
     if corpus_set == "screenshots":
         return bench_screenshots(paths, repeat)
+    if corpus_set == "generate":
+        return bench_generate(count=20)
     files = list(paths) or corpus_paths(corpus_set)
     loaded = [outcome for outcome in load_all(files) if outcome.puzzle is not None]
     if not loaded:
@@ -176,3 +178,26 @@ def _timed(action) -> float:
     started = time.perf_counter()
     action()
     return time.perf_counter() - started
+
+
+def bench_generate(count: int, rows: int = 12, cols: int = 12) -> int:
+    """Time making `count` levels of one size (seeds 0..count-1): median and max, and how they rate."""
+    from flowbot.generate.levels import make_level
+    from flowbot.generate.lines import default_colors
+    from flowbot.modes.generate import level_rng
+
+    seconds, rating_seconds, bands = [], [], {}
+    progress = Progress(count, "bench", sys.stderr)
+    for seed in range(count):
+        rng = level_rng(seed, 0)
+        started = time.perf_counter()
+        level = make_level(rows, cols, default_colors(rows, cols, rng), rng)
+        seconds.append(time.perf_counter() - started)
+        rating_seconds.append(level.rating.seconds)
+        bands[level.rating.band] = bands.get(level.rating.band, 0) + 1
+        progress.advance(f"seed {seed}")
+    progress.close()
+    print(f"{count} levels of {rows}x{cols}, each with one strict solution; bands: {bands}")
+    print(f"per level: median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s "
+          f"(of which rating: median {statistics.median(rating_seconds):.2f} s)")  # fmt: skip
+    return 0

@@ -35,6 +35,7 @@ class Rating:
     layers: int
     open_cells: int
     seconds: float
+    deduced: tuple[str, ...] | None = None  # the solved grid, when deduction finished it
 
     @property
     def reasoning(self) -> float:
@@ -60,6 +61,7 @@ class Rating:
             "width": self.width,
             "layers": self.layers,
             "open_cells": self.open_cells,
+            "solution": list(self.deduced) if self.deduced is not None else None,
             "seconds": round(self.seconds, 4),
         }
 
@@ -92,4 +94,14 @@ def rate(puzzle: Puzzle, *, kinds: tuple[str, ...] = KINDS, max_layers: int = 20
     difficulty = sum(WEIGHTS[kind] * count for kind, count in depth.items())
     if not solved:
         difficulty += UNFINISHED + 100.0 * open_cells / max(1, len(board.cells))
-    return Rating(difficulty, solved, depth, width, layers, open_cells, time.perf_counter() - started)
+    deduced = _grid(puzzle, board, state) if solved else None
+    seconds = time.perf_counter() - started
+    return Rating(difficulty, solved, depth, width, layers, open_cells, seconds, deduced)
+
+
+def _grid(puzzle: Puzzle, board: Board, state: State) -> tuple[str, ...]:
+    """The rows of a fully deduced board: each cell's colour label, walls as '#'."""
+    rows = [list(line) for line in puzzle.to_rows()]
+    for (row, col), mask in zip(board.cells, state.domain, strict=True):
+        rows[row][col] = puzzle.colors[mask.bit_length() - 1].label
+    return tuple("".join(line) for line in rows)
