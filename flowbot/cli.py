@@ -96,8 +96,57 @@ def build_parser() -> argparse.ArgumentParser:
     rate.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files, screenshots or folders")
     rate.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
 
+    auto = commands.add_parser("auto-clear", help="play the game on screen: read, solve, draw, next level")
+    auto.add_argument(
+        "--count", type=_positive_int, metavar="N", help="levels to clear (default: until none comes)"
+    )
+    auto.add_argument(
+        "--region", metavar="L,T,W,H", help="the game window's area on screen (default: all of it)"
+    )
+    auto.add_argument("--dry-run", action="store_true", help="do everything but press the mouse")
+    auto.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    auto.add_argument("--artifacts", default=".", metavar="DIR", help="where to save screenshots of failures")
+    _add_pointer_options(auto)
+
     commands.add_parser("demo", help="solve the bundled puzzle and show it (the main job until the live bot)")
     return parser
+
+
+def _add_pointer_options(parser: argparse.ArgumentParser) -> None:
+    """Pointer settings that make different games playable (defaults are safe for any game)."""
+    from flowbot.act.plan import PointerSettings
+
+    defaults = PointerSettings()
+    group = parser.add_argument_group("pointer settings")
+    group.add_argument("--moves-per-cell", type=_positive_int, default=defaults.moves_per_cell, metavar="N")
+    group.add_argument("--corners-only", action="store_true", help="move only at the path's corners")
+    group.add_argument(
+        "--move-delay", type=float, default=defaults.move_delay, metavar="S", help="after each move"
+    )
+    group.add_argument("--release-pause", type=float, default=defaults.release_pause, metavar="S")
+    group.add_argument(
+        "--flow-pause", type=float, default=defaults.flow_pause, metavar="S", help="between flows"
+    )
+    group.add_argument(
+        "--no-settle", action="store_true", help="no nudge inside the last cell before release"
+    )
+
+
+def _pointer_settings(args: argparse.Namespace):
+    """The PointerSettings the command line asks for."""
+    from flowbot.act.plan import PointerSettings
+
+    for name in ("move_delay", "release_pause", "flow_pause"):
+        if getattr(args, name) < 0:
+            raise UsageError(f"--{name.replace('_', '-')} must not be negative")
+    return PointerSettings(
+        moves_per_cell=args.moves_per_cell,
+        corners_only=args.corners_only,
+        move_delay=args.move_delay,
+        release_pause=args.release_pause,
+        flow_pause=args.flow_pause,
+        settle=not args.no_settle,
+    )
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -159,6 +208,19 @@ def run(argv: Sequence[str] | None = None) -> int:
         from flowbot.modes.rate import run_rate
 
         return run_rate(args.paths, as_json=args.json, out=sys.stdout, err=sys.stderr)
+    if args.command == "auto-clear":
+        from flowbot.modes.auto_clear import parse_region, run_auto_clear
+
+        return run_auto_clear(
+            count=args.count,
+            region=parse_region(args.region) if args.region else None,
+            dry_run=args.dry_run,
+            settings=_pointer_settings(args),
+            artifacts=args.artifacts,
+            as_json=args.json,
+            out=sys.stdout,
+            err=sys.stderr,
+        )
     if args.command == "demo":
         from flowbot.modes.demo import run_demo
 

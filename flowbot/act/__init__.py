@@ -1,0 +1,1 @@
+"""Acting: plan strokes from a solution and replay them with a pointer."""

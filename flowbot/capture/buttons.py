@@ -1,0 +1,86 @@
+"""Find the level-complete dialog's "next level" button: a wide white-outlined box, the topmost one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# White: bright and grey. The outlines of the game's buttons are drawn in pure white.
+WHITE_LEVEL = 180
+GREY_SPREAD = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button's box on the frame, in pixels."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The pixel (x, y) to click."""
+        return self.left + self.width / 2, self.top + self.height / 2
+
+
+def find_buttons(frame: np.ndarray) -> list[Button]:
+    """Wide boxes outlined in white with a dark inside, top to bottom.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    height, width = frame.shape[:2]
+    blue, green, red = cv2.split(frame)
+    high = cv2.max(cv2.max(blue, green), red)
+    low = cv2.min(cv2.min(blue, green), red)
+    white = ((high >= WHITE_LEVEL) & (cv2.subtract(high, low) <= GREY_SPREAD)).astype(np.uint8)
+    contours, _ = cv2.findContours(white, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    buttons = []
+    for contour in contours:
+        left, top, w, h = cv2.boundingRect(contour)
+        # Buttons are wide and sizeable: a quarter of the frame across at least, 2:1 to 10:1.
+        if w < 0.2 * width or h < 0.02 * height or not 2 <= w / h <= 10:
+            continue
+        if _is_outlined_box(white, left, top, w, h):
+            buttons.append(Button(left, top, w, h))
+    buttons = _distinct(buttons)
+    return sorted(buttons, key=lambda button: (button.top, button.left))
+
+
+def find_next_button(frame: np.ndarray) -> Button | None:
+    """The "next level" button of a level-complete dialog: the topmost of its stacked buttons."""
+    buttons = find_buttons(frame)
+    return buttons[0] if buttons else None
+
+
+def _is_outlined_box(white: np.ndarray, left: int, top: int, w: int, h: int) -> bool:
+    """True when the box's four sides are white lines and its middle is mostly not white."""
+    band = max(2, min(w, h) // 12)
+    sides = [
+        white[top : top + band, left : left + w].any(axis=0),
+        white[top + h - band : top + h, left : left + w].any(axis=0),
+        white[top : top + h, left : left + band].any(axis=1),
+        white[top : top + h, left + w - band : left + w].any(axis=1),
+    ]
+    if min(side.mean() for side in sides) < 0.9:
+        return False
+    inside = white[top + band : top + h - band, left + band : left + w - band]
+    return inside.size > 0 and inside.mean() < 0.35
+
+
+def _distinct(buttons: list[Button]) -> list[Button]:
+    """Drop boxes nested in another found box (the inner edge of a thick outline)."""
+    kept = []
+    for button in sorted(buttons, key=lambda b: -b.width * b.height):
+        inside_other = any(
+            other.left <= button.left and other.top <= button.top
+            and button.left + button.width <= other.left + other.width
+            and button.top + button.height <= other.top + other.height
+            for other in kept
+        )  # fmt: skip
+        if not inside_other:
+            kept.append(button)
+    return kept

@@ -1,0 +1,105 @@
+"""A virtual X display (Xvfb) for headless machines: started on demand, stopped on exit."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from flowbot.errors import FlowbotError
+
+
+class DisplayError(FlowbotError):
+    """No display to play on, and none could be started."""
+
+    exit_code = 6
+
+
+class VirtualDisplay:
+    """Xvfb on a free display number, with an Xauthority file so X clients connect quietly.
+
+    Use as a context manager; it sets DISPLAY and XAUTHORITY for this process and its children.
+    """
+
+    def __init__(self, width: int = 1280, height: int = 1024) -> None:
+        self.width, self.height = width, height
+        self.process: subprocess.Popen | None = None
+        self.name = ""
+        self._saved: dict[str, str | None] = {}
+        self._folder: tempfile.TemporaryDirectory | None = None
+
+    def __enter__(self) -> VirtualDisplay:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        """Start Xvfb and point this process's X clients at it."""
+        if shutil.which("Xvfb") is None:
+            raise DisplayError("no display and no Xvfb to start one (apt-get install xvfb)")
+        self._folder = tempfile.TemporaryDirectory(prefix="flowbot-x-")
+        authority = Path(self._folder.name) / "Xauthority"
+        authority.touch()  # python-xlib (pyautogui) wants the file to exist, even empty
+        for number in range(90, 200):
+            if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
+                continue
+            # -noreset: the server stays up when the last client (a test's game) disconnects.
+            process = subprocess.Popen(
+                [
+                    "Xvfb",
+                    f":{number}",
+                    "-screen",
+                    "0",
+                    f"{self.width}x{self.height}x24",
+                    "-noreset",
+                    "-nolisten",
+                    "tcp",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            if _wait_for(Path(f"/tmp/.X11-unix/X{number}"), process):
+                self.process, self.name = process, f":{number}"
+                break
+            process.kill()
+        else:
+            raise DisplayError("could not start Xvfb on any display number from :90 to :199")
+        for key, value in (("DISPLAY", self.name), ("XAUTHORITY", str(authority))):
+            self._saved[key] = os.environ.get(key)
+            os.environ[key] = value
+
+    def stop(self) -> None:
+        """Stop Xvfb and restore the environment."""
+        for key, value in self._saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        self._saved.clear()
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+            self.process = None
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+
+
+def _wait_for(socket: Path, process: subprocess.Popen, timeout: float = 10.0) -> bool:
+    """Wait until the X server's socket appears (True) or the server dies or time runs out (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if socket.exists():
+            return True
+        if process.poll() is not None:
+            return False
+        time.sleep(0.05)
+    return False

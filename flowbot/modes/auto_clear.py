@@ -1,0 +1,352 @@
+"""`flowbot auto-clear`: read the level on screen, solve it, draw it, check it, go to the next one."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
+from flowbot.act.pointer import Pointer, click
+from flowbot.capture.buttons import find_next_button
+from flowbot.capture.read import Reading, read_puzzle
+from flowbot.capture.screen import Frame, Region, Screen
+from flowbot.errors import CaptureError, FlowbotError
+from flowbot.model import Cell, Geometry
+from flowbot.progress import Progress
+from flowbot.solve.sat import solve
+
+log = logging.getLogger(__name__)
+
+
+class AutoClearError(FlowbotError):
+    """A level could not be cleared; the message says which and where the screenshot went."""
+
+    exit_code = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """How long the bot took on a level, in milliseconds (drawing in seconds)."""
+
+    capture_ms: float
+    read_ms: float
+    solve_ms: float
+    plan_ms: float
+    draw_s: float
+
+    @property
+    def overhead_ms(self) -> float:
+        """Everything but drawing: what the bot adds to the time a level takes."""
+        return self.capture_ms + self.read_ms + self.solve_ms + self.plan_ms
+
+
+@dataclass(frozen=True, slots=True)
+class LevelResult:
+    """One level the bot played."""
+
+    number: int
+    size: str
+    flows: int
+    cleared: bool
+    retries: int
+    timing: Timing
+
+
+@dataclass
+class Report:
+    """What a run did: levels played, why it stopped, and where a failure's screenshot is."""
+
+    levels: list[LevelResult] = field(default_factory=list)
+    stopped: str = ""
+    failure_image: str | None = None
+
+    @property
+    def cleared(self) -> int:
+        """Levels drawn and confirmed on screen."""
+        return sum(level.cleared for level in self.levels)
+
+    def overhead_median_ms(self) -> float:
+        """Median per level of capture + read + solve + plan."""
+        times = [level.timing.overhead_ms for level in self.levels]
+        return statistics.median(times) if times else 0.0
+
+    def summary(self) -> str:
+        """A few lines a person reads at the end of a run."""
+        lines = [f"cleared {self.cleared} of {len(self.levels)} level(s); stopped: {self.stopped}"]
+        for level in self.levels:
+            t = level.timing
+            mark = "ok" if level.cleared else "FAILED"
+            lines.append(
+                f"  level {level.number}: {level.size}, {level.flows} flows, {mark}"
+                f"{f' after {level.retries} retry' if level.retries else ''}; read {t.read_ms:.0f} ms, "
+                f"solve {t.solve_ms:.0f} ms, plan {t.plan_ms:.1f} ms, draw {t.draw_s:.2f} s"
+            )
+        if self.levels:
+            lines.append(
+                f"bot overhead per level (capture+read+solve+plan): median {self.overhead_median_ms():.0f} ms"
+            )
+        if self.failure_image:
+            lines.append(f"screenshot of the failure: {self.failure_image}")
+        return "\n".join(lines)
+
+
+@dataclass
+class AutoClear:
+    """The live loop, with the screen and the pointer passed in (real ones, or fakes in tests)."""
+
+    screen: Screen
+    pointer: Pointer
+    settings: PointerSettings = field(default_factory=PointerSettings)
+    region: Region | None = None
+    count: int | None = None
+    dry_run: bool = False
+    artifacts: Path = Path(".")
+    settle_timeout: float = 8.0
+    sleep: Callable[[float], None] = time.sleep
+    stop_requested: bool = False
+    screen_bounds: Region | None = None
+
+    def run(self, progress: Progress | None = None) -> Report:
+        """Clear levels until `count` are done, none comes, one fails, or Ctrl-C."""
+        report = Report()
+        previous = _install_interrupt(self)
+        try:
+            self._loop(report, progress)
+        except AutoClearError as error:
+            report.stopped = str(error)
+        finally:
+            _restore_interrupt(previous)
+        return report
+
+    def _loop(self, report: Report, progress: Progress | None) -> None:
+        """Play level after level."""
+        number = 0
+        previous_rows: list[str] | None = None
+        while self.count is None or number < self.count:
+            if self.stop_requested:
+                report.stopped = "interrupted (Ctrl-C)"
+                return
+            number += 1
+            frame, reading, capture_ms, read_ms = self._wait_for_board(previous_rows, first=number == 1)
+            if reading is None:
+                report.stopped = "no new level came" if number > 1 else "no board found on screen"
+                self._save_failure(report, frame, f"level-{number}-no-board")
+                return
+            result = self._play(number, frame, reading, capture_ms, read_ms, report)
+            report.levels.append(result)
+            if progress is not None:
+                progress.advance(f"level {number} {reading.puzzle.size}")
+            if not result.cleared:
+                return
+            previous_rows = reading.puzzle.to_rows()
+            if self.count is not None and number >= self.count:
+                break
+            self._next_level(reading.geometry.shifted(frame.left, frame.top))
+        report.stopped = report.stopped or f"{number} level(s) done"
+
+    def _play(
+        self, number: int, frame: Frame, reading: Reading, capture_ms: float, read_ms: float, report: Report
+    ):
+        """Solve, draw, verify (retrying once) one level."""
+        started = time.perf_counter()
+        result = solve(reading.puzzle, timeout=10)
+        solve_ms = (time.perf_counter() - started) * 1000
+        puzzle = reading.puzzle
+        if result.solution is None:
+            self._save_failure(report, frame, f"level-{number}-unsolved")
+            raise AutoClearError(f"level {number} ({puzzle.size}): the board read has {result.status} status")
+        geometry = reading.geometry.shifted(frame.left, frame.top)
+        self._fence(geometry)
+        started = time.perf_counter()
+        strokes = plan_strokes(result.solution, geometry, self.settings)
+        plan_ms = (time.perf_counter() - started) * 1000
+        draw_s = 0.0
+        for attempt in range(2):
+            started = time.perf_counter()
+            if not self.dry_run:
+                draw_strokes(self.pointer, strokes, self.settings, lambda: self.stop_requested, self.sleep)
+            draw_s += time.perf_counter() - started
+            if self.stop_requested:
+                raise AutoClearError("interrupted (Ctrl-C)")
+            if self.dry_run or self._verified(geometry, puzzle.walls):
+                timing = Timing(capture_ms, read_ms, solve_ms, plan_ms, draw_s)
+                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+            log.info("level %d did not verify; drawing it again", number)
+        failure = self.screen.grab(self.region)
+        self._save_failure(report, failure, f"level-{number}-not-verified")
+        timing = Timing(capture_ms, read_ms, solve_ms, plan_ms, draw_s)
+        report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, 1, timing))
+        raise AutoClearError(f"level {number} ({puzzle.size}) was drawn twice but the game did not take it")
+
+    def _fence(self, geometry: Geometry) -> None:
+        """Keep the pointer near the board when no window region was given: the board and half its
+        size around it (where the game's dialog and its buttons are), inside the screen."""
+        bounds = getattr(self.pointer, "bounds", None)
+        if self.region is not None or bounds is None:
+            return
+        screen = self.screen_bounds = self.screen_bounds or bounds
+        width, height = geometry.xs[-1] - geometry.xs[0], geometry.ys[-1] - geometry.ys[0]
+        left = max(screen.left, int(geometry.xs[0] - width / 2))
+        top = max(screen.top, int(geometry.ys[0] - height / 2))
+        right = min(screen.left + screen.width, int(geometry.xs[-1] + width / 2))
+        bottom = min(screen.top + screen.height, int(geometry.ys[-1] + height / 2))
+        self.pointer.bounds = Region(left, top, right - left, bottom - top)
+
+    def _wait_for_board(
+        self, previous: list[str] | None, first: bool
+    ) -> tuple[Frame, Reading | None, float, float]:
+        """Read the screen until a board that is not the last one reads the same twice in a row."""
+        deadline = time.monotonic() + (2.0 if first else self.settle_timeout)
+        last_rows = None
+        frame = None
+        while True:
+            started = time.perf_counter()
+            frame = self.screen.grab(self.region)
+            captured = time.perf_counter()
+            try:
+                reading = read_puzzle(frame.pixels)
+            except CaptureError:
+                reading = None
+            done = time.perf_counter()
+            rows = reading.puzzle.to_rows() if reading is not None else None
+            # Settled: the same new board twice (a board still sliding in reads differently).
+            if rows is not None and rows != previous and (rows == last_rows or first):
+                return frame, reading, (captured - started) * 1000, (done - captured) * 1000
+            last_rows = rows
+            if time.monotonic() > deadline:
+                return frame, None, 0.0, 0.0
+            self.sleep(0.1)
+
+    def _verified(self, geometry: Geometry, walls: frozenset[Cell]) -> bool:
+        """After drawing: the completion dialog is up, or every cell of the board is filled."""
+        deadline = time.monotonic() + 2.0
+        while True:
+            frame = self.screen.grab(self.region)
+            if find_next_button(frame.pixels) is not None or board_full(frame, geometry, walls):
+                return True
+            if time.monotonic() > deadline:
+                return False
+            self.sleep(0.1)
+
+    def _next_level(self, geometry: Geometry) -> None:
+        """Click the dialog's "next level" button, found on screen; without a dialog, the next level
+        loads by itself."""
+        frame = self.screen.grab(self.region)
+        button = find_next_button(frame.pixels)
+        if button is None:
+            return
+        x, y = button.center
+        if not self.dry_run:
+            click(self.pointer, x + frame.left, y + frame.top)
+
+    def _save_failure(self, report: Report, frame: Frame | None, name: str) -> None:
+        """Keep the screenshot flowbot could not handle, for the person to look at."""
+        if frame is None:
+            return
+        from flowbot.capture.overlay import encode_png
+        from flowbot.formats import atomic_write_bytes
+
+        path = self.artifacts / f"flowbot-{name}-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        try:
+            atomic_write_bytes(path, encode_png(frame.pixels))
+            report.failure_image = str(path)
+        except FlowbotError as error:
+            log.warning("could not save the failure screenshot: %s", error)
+
+
+def board_full(frame: Frame, geometry: Geometry, walls: frozenset[Cell] = frozenset()) -> bool:
+    """True when every cell's centre shows colour (a pipe or a dot) rather than the dark background."""
+    pixels = frame.pixels
+    height, width = pixels.shape[:2]
+    for row in range(geometry.rows):
+        for col in range(geometry.cols):
+            if (row, col) in walls:
+                continue
+            x, y = geometry.center((row, col))
+            x, y = round(x - frame.left), round(y - frame.top)
+            if not (0 <= x < width and 0 <= y < height):
+                return False
+            patch = pixels[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2].reshape(-1, 3)
+            if int(np.max(patch.mean(axis=0))) < 90:
+                return False
+    return True
+
+
+def _install_interrupt(loop: AutoClear):
+    """Ctrl-C asks the loop to stop between strokes instead of killing it mid-drag."""
+
+    def request_stop(signum, frame):
+        loop.stop_requested = True
+
+    try:
+        return signal.signal(signal.SIGINT, request_stop)
+    except ValueError:  # not the main thread (a test runner's worker): no handler to install
+        return None
+
+
+def _restore_interrupt(previous) -> None:
+    """Put back the Ctrl-C handler that was there before the run."""
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
+
+
+def run_auto_clear(
+    *,
+    count: int | None,
+    region: Region | None,
+    dry_run: bool,
+    settings: PointerSettings,
+    artifacts: str,
+    as_json: bool,
+    out,
+    err,
+) -> int:
+    """Play the game on the real screen with the real mouse, print the summary, and return the exit code."""
+    import json
+
+    from flowbot.act.pointer import PyAutoGuiPointer, RecordingPointer
+    from flowbot.capture.screen import MssScreen
+
+    screen = MssScreen()
+    try:
+        bounds = region or screen.bounds
+        pointer = RecordingPointer() if dry_run else PyAutoGuiPointer(bounds)
+        loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts))
+        progress = Progress(count or 0, "auto-clear", err)
+        report = loop.run(progress)
+        progress.close()
+    finally:
+        screen.close()
+    if as_json:
+        record = {
+            "levels": len(report.levels),
+            "cleared": report.cleared,
+            "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
+            "stopped": report.stopped,
+            "failure_image": report.failure_image,
+        }
+        out.write(json.dumps(record) + "\n")
+    else:
+        out.write(report.summary() + "\n")
+    failed = any(not level.cleared for level in report.levels) or not report.levels
+    return AutoClearError.exit_code if failed else 0
+
+
+def parse_region(text: str) -> Region:
+    """'LEFT,TOP,WIDTH,HEIGHT' in screen pixels."""
+    from flowbot.errors import UsageError
+
+    try:
+        left, top, width, height = (int(part) for part in text.split(","))
+    except ValueError:
+        raise UsageError(f"--region {text!r}: expected LEFT,TOP,WIDTH,HEIGHT in pixels") from None
+    if width <= 0 or height <= 0:
+        raise UsageError(f"--region {text!r}: width and height must be positive")
+    return Region(left, top, width, height)
