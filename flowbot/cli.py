@@ -108,8 +108,35 @@ def build_parser() -> argparse.ArgumentParser:
     auto.add_argument("--artifacts", default=".", metavar="DIR", help="where to save screenshots of failures")
     _add_pointer_options(auto)
 
-    commands.add_parser("demo", help="solve the bundled puzzle and show it (the main job until the live bot)")
+    game = commands.add_parser(
+        "game", help="play Flow in a window: the bundled packs or any folder of puzzles"
+    )
+    source = game.add_mutually_exclusive_group()
+    source.add_argument("--pack", default=None, metavar="NAME", help="a bundled pack (default: demo)")
+    source.add_argument(
+        "--folder", metavar="DIR", help="a folder of puzzle files, e.g. captured_puzzles/PACK"
+    )
+    game.add_argument("--results", metavar="FILE", help="append one JSON line per level shown")
+    game.add_argument("--size", default="540x960", metavar="WxH", help="window size in pixels")
+    game.add_argument("--interpolate", action="store_true", help="fill straight drags that skip cells")
+
+    demo = commands.add_parser(
+        "demo", help="the bundled game played by the bot (a virtual display if needed)"
+    )
+    demo.add_argument("--levels", type=_positive_int, metavar="N", help="levels to clear (default: the pack)")
+    demo.add_argument("--json", action="store_true", help="end with one JSON line of figures")
+    demo.add_argument("--record", metavar="FILE.gif", help="save a recording (default when headless)")
     return parser
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    """'540x960' as (width, height), within what a screen can show."""
+    import re
+
+    match = re.fullmatch(r"(\d+)[xX](\d+)", text.strip())
+    if not match or not (200 <= int(match.group(1)) <= 4000 and 200 <= int(match.group(2)) <= 4000):
+        raise UsageError(f"--size {text!r}: expected WIDTHxHEIGHT between 200 and 4000 pixels")
+    return int(match.group(1)), int(match.group(2))
 
 
 def _add_pointer_options(parser: argparse.ArgumentParser) -> None:
@@ -221,10 +248,20 @@ def run(argv: Sequence[str] | None = None) -> int:
             out=sys.stdout,
             err=sys.stderr,
         )
+    if args.command == "game":
+        from flowbot.game.app import levels_from, run_game
+
+        width, height = _window_size(args.size)
+        levels = levels_from(args.pack if args.pack or args.folder else "demo", args.folder)
+        return run_game(
+            levels=levels, results=args.results, size=(width, height), interpolate=args.interpolate
+        )
     if args.command == "demo":
         from flowbot.modes.demo import run_demo
 
-        return run_demo()
+        return run_demo(
+            levels=args.levels, as_json=args.json, record=args.record, out=sys.stdout, err=sys.stderr
+        )
     raise UsageError(f"unknown command {args.command!r}")
 
 

@@ -173,12 +173,6 @@ def test_bad_arguments_exit_2_with_usage(capsys):
     assert "must be greater than 0" in capsys.readouterr().err
 
 
-def test_demo_solves_the_bundled_puzzle(capsys):
-    code, out, _ = run_cli(["demo"], capsys)
-    assert code == 0
-    assert "unique, checked" in out
-
-
 def test_subprocess_console_script_and_module(tmp_path):
     bad = write(tmp_path, "ragged.txt", "A.B\n..\nA.B\n")
     good = write(tmp_path, "good.txt", GOOD)

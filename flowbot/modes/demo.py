@@ -1,35 +1,200 @@
-"""`flowbot demo`: the main job on the bundled default: solve the bundled puzzle and show it."""
+"""`flowbot demo`: start the bundled game, let the bot clear a pack, close it, and show what happened."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import subprocess
 import sys
-from importlib import resources
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TextIO
 
-from flowbot.formats import load_puzzles
-from flowbot.render import render_puzzle, render_solution, terminal_colors
-from flowbot.solve.check import check_paths
-from flowbot.solve.sat import solve
+import numpy as np
+
+from flowbot.act.plan import PointerSettings
+from flowbot.capture.screen import Region
+from flowbot.errors import FlowbotError
+from flowbot.progress import Progress
+
+# The bundled game handles every queued mouse event, so it can be drawn on at full speed.
+BUNDLED_GAME = PointerSettings(moves_per_cell=1, move_delay=0.004, release_pause=0.03, flow_pause=0.02)
+WINDOW = (540, 960)
+DEMO_PACK = "demo"
 
 
-def bundled_puzzle_path() -> str:
-    """Where the bundled demo puzzle lives inside the installed package."""
-    return str(resources.files("flowbot") / "data" / "puzzles" / "demo.json")
+class DemoError(FlowbotError):
+    """The demo could not run: the game did not start, or stopped."""
+
+    exit_code = 7
 
 
-def run_demo() -> int:
-    """Solve the bundled puzzle, print it before and after, and check the answer independently."""
-    path = bundled_puzzle_path()
-    puzzle = load_puzzles(path)[0]
-    colors = terminal_colors(sys.stdout)
-    print(f"bundled puzzle ({puzzle.size}, {len(puzzle.colors)} flows):")
-    print(render_puzzle(puzzle, colors))
-    result = solve(puzzle, unique=True)
-    if result.solution is None:
-        print(f"no solution ({result.status})")
-        return 1
-    problems = check_paths(puzzle, result.solution.paths)
-    verdict = "checked" if not problems else "CHECK FAILED: " + "; ".join(problems)
-    uniqueness = "unique" if result.unique else "not unique"
-    print(f"solved in {result.seconds * 1000:.1f} ms ({uniqueness}, {verdict}):")
-    print(render_solution(result.solution, colors))
-    return 0 if not problems else 1
+def run_demo(*, levels: int | None, as_json: bool, record: str | None, out: TextIO, err: TextIO) -> int:
+    """Play the bundled demo pack under a display (a virtual one when there is none)."""
+    from flowbot.display import VirtualDisplay
+
+    headless = not os.environ.get("DISPLAY")
+    record = record or ("flowbot-demo.gif" if headless else None)
+    started = time.perf_counter()
+    with (
+        VirtualDisplay(*_screen_size()) if headless else contextlib.nullcontext(),
+        tempfile.TemporaryDirectory() as tmp,
+    ):
+        results = Path(tmp) / "results.jsonl"
+        game = _start_game(results, levels)
+        try:
+            report, frames = _play(levels, err, record is not None, headless)
+        finally:
+            _stop_game(game)
+    solved = _solved_by_game(results)
+    seconds = time.perf_counter() - started
+    wanted = levels if levels is not None else len(report.levels)
+    out.write(report.summary() + "\n")
+    out.write(f"the game confirms {solved} of {wanted} level(s) solved\n")
+    if record is not None and frames:
+        _write_gif(frames, record)
+        out.write(f"recording of the run: {record}\n")
+    if as_json:
+        record_line = {
+            "levels": wanted,
+            "solved_by_game": solved,
+            "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
+            "seconds": round(seconds, 2),
+        }
+        out.write(json.dumps(record_line) + "\n")
+    return 0 if solved >= wanted and wanted > 0 else 1
+
+
+def _screen_size() -> tuple[int, int]:
+    """The virtual screen: room for the game window and a little more."""
+    return WINDOW[0] + 100, WINDOW[1] + 64
+
+
+def _start_game(results: Path, levels: int | None) -> subprocess.Popen:
+    """Start `flowbot game` on the demo pack and wait until its window is up."""
+    env = dict(os.environ, SDL_VIDEO_WINDOW_POS="0,0")
+    command = [sys.executable, "-m", "flowbot", "game", "--pack", DEMO_PACK, "--results", str(results),
+               "--size", f"{WINDOW[0]}x{WINDOW[1]}"]  # fmt: skip
+    game = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = _read_line(game, timeout=30)
+    if line.strip() != "game ready":
+        _stop_game(game)
+        problem = (game.stderr.read() if game.stderr else "").strip().splitlines()
+        raise DemoError(
+            f"the bundled game did not start: {problem[-1] if problem else line.strip() or 'no output'}"
+        )
+    return game
+
+
+def _read_line(process: subprocess.Popen, timeout: float) -> str:
+    """The next line the process prints, or '' after `timeout` seconds."""
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return lines[0] if lines else ""
+
+
+def _stop_game(game: subprocess.Popen) -> None:
+    """Ask the game to close (it writes its results on the way out), and make sure it does."""
+    if game.poll() is None:
+        game.terminate()
+        try:
+            game.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            game.kill()
+            game.wait()
+
+
+def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):
+    """Run the bot on the screen; record frames meanwhile when asked."""
+    from flowbot.act.pointer import PyAutoGuiPointer
+    from flowbot.capture.screen import MssScreen
+    from flowbot.modes.auto_clear import AutoClear
+
+    screen = MssScreen()
+    # On a virtual screen the window sits at the top-left; on a desktop the bot finds it itself.
+    region = Region(0, 0, *WINDOW) if headless else None
+    recorder = _Recorder(region or screen.bounds) if recording else None
+    try:
+        pointer = PyAutoGuiPointer(region or screen.bounds)
+        count = levels if levels is not None else _pack_size()
+        loop = AutoClear(screen, pointer, BUNDLED_GAME, region, count, artifacts=Path("."))
+        progress = Progress(count, "demo", err)
+        if recorder is not None:
+            recorder.start()
+        report = loop.run(progress)
+        progress.close()
+    finally:
+        frames = recorder.stop() if recorder is not None else []
+        screen.close()
+    return report, frames
+
+
+def _pack_size() -> int:
+    """How many levels the demo pack has."""
+    from flowbot.game.app import levels_from
+
+    return len(levels_from(DEMO_PACK, None))
+
+
+def _solved_by_game(results: Path) -> int:
+    """Levels the game itself judged solved, from its results file."""
+    if not results.exists():
+        return 0
+    records = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    return sum(1 for record in records if record.get("solved") is True)
+
+
+class _Recorder:
+    """Grabs the screen a few times a second on its own thread, for an animated GIF of the run."""
+
+    def __init__(self, region: Region, interval: float = 0.25, width: int = 270) -> None:
+        self.region, self.interval, self.width = region, interval, width
+        self.frames: list[np.ndarray] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        """Begin recording."""
+        self._thread.start()
+
+    def stop(self) -> list[np.ndarray]:
+        """End recording and return the frames (RGB)."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+        return self.frames
+
+    def _run(self) -> None:
+        """Grab until stopped (mss connections are per thread, so this one opens its own)."""
+        import cv2
+
+        from flowbot.capture.screen import MssScreen
+
+        screen = MssScreen()
+        try:
+            while not self._stop.is_set() and len(self.frames) < 2000:
+                pixels = screen.grab(self.region).pixels
+                scale = self.width / pixels.shape[1]
+                small = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+                self.frames.append(cv2.cvtColor(small, cv2.COLOR_BGR2RGB))
+                self._stop.wait(self.interval)
+        finally:
+            screen.close()
+
+
+def _write_gif(frames: list[np.ndarray], path: str) -> None:
+    """Save frames as an animated GIF, atomically."""
+    import io
+
+    from PIL import Image
+
+    from flowbot.formats import atomic_write_bytes
+
+    images = [Image.fromarray(frame) for frame in frames]
+    buffer = io.BytesIO()
+    images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=250, loop=0)
+    atomic_write_bytes(path, buffer.getvalue())

@@ -1,0 +1,155 @@
+"""Where everything sits in a window of a given size: the board's grid, the text lines, buttons, dialog."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from flowbot.model import Geometry
+
+# Sizes below are for a 540x960 portrait window and scale with the window (the smaller ratio wins).
+REFERENCE = (540, 960)
+MARGIN = 0.03  # of the window width, each side of the board
+TITLE_BAND = 90
+HUD_BAND = 40
+BOTTOM_BAND = 140
+BUTTON_RADIUS = 26
+BUTTON_GAP = 80  # between the centres of neighbouring bottom buttons
+DIALOG_WIDTH = 0.8  # of the window width, at most DIALOG_MAX_WIDTH reference pixels
+DIALOG_MAX_WIDTH = 560
+MIN_CELL = 4
+
+BOTTOM_BUTTONS = ("previous", "restart", "next")
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A rectangle in window pixels."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def contains(self, x: float, y: float) -> bool:
+        """True when the pixel lies inside the rectangle."""
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The middle of the rectangle."""
+        return self.x + self.width / 2, self.y + self.height / 2
+
+
+@dataclass(frozen=True, slots=True)
+class RoundButton:
+    """A round button of the bottom bar: its action's name, centre and radius in window pixels."""
+
+    name: str
+    x: float
+    y: float
+    radius: float
+
+    def contains(self, x: float, y: float) -> bool:
+        """True when the pixel lies on the button."""
+        return math.hypot(x - self.x, y - self.y) <= self.radius
+
+
+@dataclass(frozen=True, slots=True)
+class Dialog:
+    """What a dialog says: a title, lines of text, and the label of its one button (None for no button)."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+    button: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DialogLayout:
+    """Where a dialog's parts sit: its box, the title band, the middle of each text line, its button."""
+
+    box: Box
+    title: Box
+    line_ys: tuple[float, ...]
+    button: Box | None
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Everything's place in one window size; `geometry` is the one map between cells and pixels."""
+
+    width: int
+    height: int
+    scale: float
+    geometry: Geometry
+    title_y: float
+    hud: Box
+    buttons: tuple[RoundButton, ...]
+    dialog: DialogLayout | None
+
+    @property
+    def cell(self) -> float:
+        """The side of a cell in pixels."""
+        return self.geometry.cell_size
+
+    def px(self, reference: float) -> int:
+        """A length given for the 540x960 window, in this window's pixels (at least 1)."""
+        return max(1, round(reference * self.scale))
+
+    def button_at(self, x: float, y: float) -> str | None:
+        """The name of the bottom button under a pixel ('previous', 'restart', 'next'), or None."""
+        return next((button.name for button in self.buttons if button.contains(x, y)), None)
+
+
+def compute_layout(width: int, height: int, rows: int, cols: int, dialog: Dialog | None = None) -> Layout:
+    """Lay out a rows x cols board in a width x height window: square cells as large as fit."""
+    if width < 1 or height < 1:
+        raise ValueError(f"window size {width}x{height} has no pixels")
+    scale = min(width / REFERENCE[0], height / REFERENCE[1])
+    margin = MARGIN * width
+    top = (TITLE_BAND + HUD_BAND) * scale
+    bottom = height - BOTTOM_BAND * scale
+    # Whole pixels per cell keep every grid line crisp and every cell the same size.
+    cell = max(MIN_CELL, math.floor(min((width - 2 * margin) / cols, (bottom - top) / rows)))
+    left = (width - cell * cols) // 2
+    upper = round(top + max(0.0, (bottom - top) - cell * rows) / 2)
+    geometry = Geometry(
+        tuple(float(left + col * cell) for col in range(cols + 1)),
+        tuple(float(upper + row * cell) for row in range(rows + 1)),
+    )
+    # The HUD spans the board, or a readable width when the board is narrow.
+    hud_width = min(width - 2 * margin, max(cell * cols, 420 * scale))
+    hud = Box((width - hud_width) / 2, upper - HUD_BAND * scale, hud_width, HUD_BAND * scale)
+    button_y = height - (BOTTOM_BAND / 2) * scale
+    buttons = tuple(
+        RoundButton(name, width / 2 + (index - 1) * BUTTON_GAP * scale, button_y, BUTTON_RADIUS * scale)
+        for index, name in enumerate(BOTTOM_BUTTONS)
+    )
+    placed = None if dialog is None else _dialog_layout(width, height, scale, geometry, dialog)
+    return Layout(width, height, scale, geometry, TITLE_BAND * scale / 2, hud, buttons, placed)
+
+
+def _dialog_layout(width: int, height: int, scale: float, geometry: Geometry, dialog: Dialog) -> DialogLayout:
+    """A dialog centred on the board: title band, text lines, and a 4:1 button below them."""
+    box_width = min(DIALOG_WIDTH * width, DIALOG_MAX_WIDTH * scale)
+    pad = 22 * scale
+    title_height = 60 * scale
+    line_height = 36 * scale
+    button_width = 0.62 * box_width
+    button_height = button_width / 4
+    box_height = title_height + pad + line_height * len(dialog.lines) + pad
+    if dialog.button is not None:
+        box_height += button_height + pad
+    middle_x = (geometry.xs[0] + geometry.xs[-1]) / 2
+    middle_y = (geometry.ys[0] + geometry.ys[-1]) / 2
+    x = min(max(0.0, middle_x - box_width / 2), width - box_width)
+    y = min(max(0.0, middle_y - box_height / 2), max(0.0, height - box_height))
+    box = Box(x, y, box_width, box_height)
+    title = Box(x, y, box_width, title_height)
+    first = y + title_height + pad + line_height / 2
+    line_ys = tuple(first + index * line_height for index in range(len(dialog.lines)))
+    button = None
+    if dialog.button is not None:
+        button_y = y + title_height + pad + line_height * len(dialog.lines) + pad
+        button = Box(x + (box_width - button_width) / 2, button_y, button_width, button_height)
+    return DialogLayout(box, title, line_ys, button)
