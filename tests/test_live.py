@@ -1,0 +1,140 @@
+"""The live loop for real: the bundled game in a window on Xvfb, mss captures, pyautogui drags."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from flowbot.capture.screen import Region
+from flowbot.formats import write_puzzle_json
+from flowbot.generate.levels import make_level
+
+pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+
+WINDOW = (540, 960)
+
+
+@pytest.fixture(scope="module")
+def display():
+    """A virtual screen for this module's tests (DISPLAY and XAUTHORITY set while it runs)."""
+    from flowbot.display import VirtualDisplay
+
+    with VirtualDisplay(700, 1000) as screen:
+        yield screen
+
+
+@pytest.fixture
+def levels(tmp_path) -> Path:
+    """A folder of three small generated levels."""
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    for index, size in enumerate((5, 6, 7)):
+        level = make_level(size, size, size - 1, random.Random(index))
+        write_puzzle_json(level.puzzle, folder / f"{index + 1:03d}.json")
+    return folder
+
+
+def start_game(folder: Path, results: Path) -> subprocess.Popen:
+    """The bundled game on a folder of levels, at the screen's top-left; returns once it is drawn."""
+    env = dict(os.environ, SDL_VIDEO_WINDOW_POS="0,0")
+    game = subprocess.Popen(
+        [sys.executable, "-m", "flowbot", "game", "--folder", str(folder), "--results", str(results),
+         "--size", f"{WINDOW[0]}x{WINDOW[1]}"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert game.stdout.readline().strip() == "game ready", game.stderr.read()
+    time.sleep(0.3)
+    return game
+
+
+def stop_game(game: subprocess.Popen) -> int:
+    """Close the game like a window manager would (SIGTERM) and return its exit code."""
+    game.terminate()
+    return game.wait(timeout=10)
+
+
+def results_of(path: Path) -> list[dict]:
+    """The game's own results file."""
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_bot_clears_every_level_and_the_game_agrees(display, levels, tmp_path):
+    from flowbot.act.pointer import PyAutoGuiPointer
+    from flowbot.capture.screen import MssScreen
+    from flowbot.modes.auto_clear import AutoClear
+    from flowbot.modes.demo import BUNDLED_GAME
+
+    results = tmp_path / "results.jsonl"
+    game = start_game(levels, results)
+    screen = MssScreen()
+    try:
+        region = Region(0, 0, *WINDOW)
+        loop = AutoClear(screen, PyAutoGuiPointer(region), BUNDLED_GAME, region, count=3, artifacts=tmp_path)
+        report = loop.run()
+    finally:
+        screen.close()
+        assert stop_game(game) == 0
+    assert report.cleared == 3, report.summary()
+    assert [record["solved"] for record in results_of(results)] == [True, True, True]
+    assert all(level.timing.overhead_ms < 1000 for level in report.levels)
+
+
+def test_default_pointer_settings_also_clear_a_level(display, levels, tmp_path):
+    from flowbot.act.plan import PointerSettings
+    from flowbot.act.pointer import PyAutoGuiPointer
+    from flowbot.capture.screen import MssScreen
+    from flowbot.modes.auto_clear import AutoClear
+
+    results = tmp_path / "results.jsonl"
+    game = start_game(levels, results)
+    screen = MssScreen()
+    try:
+        loop = AutoClear(
+            screen, PyAutoGuiPointer(screen.bounds), PointerSettings(), None, count=1, artifacts=tmp_path
+        )
+        report = loop.run()
+    finally:
+        screen.close()
+        assert stop_game(game) == 0
+    assert report.cleared == 1, report.summary()
+    assert results_of(results)[0]["solved"] is True
+
+
+def test_demo_on_the_open_display_prints_the_json_line(display, tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "flowbot", "demo", "--levels", "2", "--json"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    figures = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert figures["levels"] == 2 and figures["solved_by_game"] == 2
+    assert 0 < figures["bot_overhead_ms_median"] < 1000
+
+
+def test_demo_without_a_display_starts_one_and_records(tmp_path):
+    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "XAUTHORITY")}
+    completed = subprocess.run(
+        [sys.executable, "-m", "flowbot", "demo", "--levels", "1", "--json"],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "recording of the run: flowbot-demo.gif" in completed.stdout
+    assert (tmp_path / "flowbot-demo.gif").read_bytes()[:6] in (b"GIF87a", b"GIF89a")
+
+
+def test_auto_clear_without_a_board_stops_with_a_saved_screenshot(display, tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "flowbot", "auto-clear", "--count", "1", "--artifacts", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 4
+    assert "no board found on screen" in completed.stdout
+    assert list(tmp_path.glob("flowbot-level-1-no-board-*.png"))
