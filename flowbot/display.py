@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -44,25 +45,15 @@ class VirtualDisplay:
             raise DisplayError("no display and no Xvfb to start one (apt-get install xvfb)")
         self._folder = tempfile.TemporaryDirectory(prefix="flowbot-x-")
         authority = Path(self._folder.name) / "Xauthority"
-        authority.touch()  # python-xlib (pyautogui) wants the file to exist, even empty
+        authority.touch()  # python-xlib (pyautogui) wants the file to exist
         for number in range(90, 200):
             if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
                 continue
+            _add_cookie(authority, number)
             # -noreset: the server stays up when the last client (a test's game) disconnects.
-            process = subprocess.Popen(
-                [
-                    "Xvfb",
-                    f":{number}",
-                    "-screen",
-                    "0",
-                    f"{self.width}x{self.height}x24",
-                    "-noreset",
-                    "-nolisten",
-                    "tcp",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+            command = ["Xvfb", f":{number}", "-screen", "0", f"{self.width}x{self.height}x24",
+                       "-noreset", "-nolisten", "tcp", "-auth", str(authority)]  # fmt: skip
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if _wait_for(Path(f"/tmp/.X11-unix/X{number}"), process):
                 self.process, self.name = process, f":{number}"
                 break
@@ -91,6 +82,17 @@ class VirtualDisplay:
         if self._folder is not None:
             self._folder.cleanup()
             self._folder = None
+
+
+def _add_cookie(authority: Path, number: int) -> None:
+    """Give the display a secret cookie in the Xauthority file, so clients authenticate quietly."""
+    if shutil.which("xauth") is None:
+        return  # without xauth the server accepts local clients anyway; Xlib only warns
+    cookie = secrets.token_hex(16)
+    subprocess.run(
+        ["xauth", "-f", str(authority), "add", f":{number}", "MIT-MAGIC-COOKIE-1", cookie],
+        check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
 
 
 def _wait_for(socket: Path, process: subprocess.Popen, timeout: float = 10.0) -> bool:

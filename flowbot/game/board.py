@@ -13,7 +13,7 @@ class GameBoard:
 
     def __init__(self, puzzle: Puzzle, *, interpolate: bool = False) -> None:
         self.puzzle = puzzle
-        # Fill straight same-row or same-column jumps of the pointer cell by cell (the real game ignores them).
+        # Fill straight row or column jumps of the pointer cell by cell (the real game ignores them).
         self.interpolate = interpolate
         self.pipes: list[list[Cell]] = [[] for _ in puzzle.colors]
         self.moves = 0
@@ -143,7 +143,7 @@ class GameBoard:
         return self.complete and self.moves == len(self.pipes)
 
     def to_rows(self) -> list[str]:
-        """The board as row strings: dots and pipe cells carry their colour's label, walls '#', the rest '.'."""
+        """The board as row strings: dots and pipe cells carry their colour's label, walls '#', others '.'."""
         grid = [list(line) for line in self.puzzle.to_rows()]
         for color, pipe in enumerate(self.pipes):
             for row, col in pipe:
@@ -153,4 +153,3 @@ class GameBoard:
     def _snapshot(self) -> tuple[tuple[Cell, ...], ...]:
         """The pipes as they stand; a lone dot counts as no pipe, so tapping a dot changes nothing."""
         return tuple(tuple(pipe) if len(pipe) >= 2 else () for pipe in self.pipes)
-

@@ -17,6 +17,7 @@ BUTTON_RADIUS = 26
 BUTTON_GAP = 80  # between the centres of neighbouring bottom buttons
 DIALOG_WIDTH = 0.8  # of the window width, at most DIALOG_MAX_WIDTH reference pixels
 DIALOG_MAX_WIDTH = 560
+MIN_DIALOG_HEIGHT = 0.55  # of the dialog's width
 MIN_CELL = 4
 
 BOTTOM_BUTTONS = ("previous", "restart", "next")
@@ -137,19 +138,22 @@ def _dialog_layout(width: int, height: int, scale: float, geometry: Geometry, di
     line_height = 36 * scale
     button_width = 0.62 * box_width
     button_height = button_width / 4
-    box_height = title_height + pad + line_height * len(dialog.lines) + pad
+    content = line_height * len(dialog.lines)
     if dialog.button is not None:
-        box_height += button_height + pad
+        content += pad + button_height
+    # Never wider than 2:1, so that no bot takes the dialog itself for its wide "next level" button.
+    box_height = max(title_height + pad + content + pad, MIN_DIALOG_HEIGHT * box_width)
+    lines_top = title_height + (box_height - title_height - content) / 2
     middle_x = (geometry.xs[0] + geometry.xs[-1]) / 2
     middle_y = (geometry.ys[0] + geometry.ys[-1]) / 2
     x = min(max(0.0, middle_x - box_width / 2), width - box_width)
     y = min(max(0.0, middle_y - box_height / 2), max(0.0, height - box_height))
     box = Box(x, y, box_width, box_height)
     title = Box(x, y, box_width, title_height)
-    first = y + title_height + pad + line_height / 2
+    first = y + lines_top + line_height / 2
     line_ys = tuple(first + index * line_height for index in range(len(dialog.lines)))
     button = None
     if dialog.button is not None:
-        button_y = y + title_height + pad + line_height * len(dialog.lines) + pad
+        button_y = y + lines_top + line_height * len(dialog.lines) + pad
         button = Box(x + (box_width - button_width) / 2, button_y, button_width, button_height)
     return DialogLayout(box, title, line_ys, button)

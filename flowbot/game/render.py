@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import pygame
 
 from flowbot.game.board import GameBoard
 from flowbot.game.layout import Box, Dialog, Layout, RoundButton, compute_layout
-from flowbot.model import Cell
 from flowbot.palette import display_rgb
 
 RGB = tuple[int, int, int]
@@ -112,10 +112,13 @@ class Renderer:
                 continue
             rgb = display_rgb(board.puzzle, color)
             centres = [geometry.center(cell) for cell in pipe]
-            for (x1, y1), (x2, y2) in zip(centres, centres[1:], strict=False):
+            for (x1, y1), (x2, y2) in pairwise(centres):
                 surface.fill(rgb, _segment(x1, y1, x2, y2, width))
-            for x, y in centres:
-                pygame.draw.aacircle(surface, rgb, (x, y), width / 2)
+            # Round the head and every turn; a circle where the pipe runs straight would bulge out of it.
+            for index, (x, y) in enumerate(centres):
+                before, after = centres[index - 1] if index else None, centres[index + 1 : index + 2]
+                if before is None or not after or (before[0] != after[0][0] and before[1] != after[0][1]):
+                    pygame.draw.aacircle(surface, rgb, (x, y), width / 2)
 
     def _dots(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw every endpoint as a filled, antialiased disc 0.7 of a cell across."""
@@ -137,7 +140,7 @@ class Renderer:
         surface.blit(small, small.get_rect(midleft=(left + name.get_width() + gap, layout.title_y)))
 
     def _hud(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
-        """The HUD line above the board: flows connected at the left, moves in the middle, pipe % at the right."""
+        """The HUD line above the board: flows connected at the left, moves in the middle, pipe % right."""
         font = self._font(layout.px(HUD_FONT))
         hud = layout.hud
         y = hud.y + hud.height / 2
@@ -158,13 +161,23 @@ class Renderer:
         size = button.radius * 0.5
         stroke = max(2, layout.px(3))
         if button.name == "restart":
-            box = pygame.Rect(0, 0, 2 * size, 2 * size)
+            # A clockwise arrow: an arc open at the top right, its head at the end of the sweep.
+            box = pygame.Rect(0, 0, round(2 * size), round(2 * size))
             box.center = (round(button.x), round(button.y))
-            pygame.draw.arc(surface, color, box, math.radians(110), math.radians(400), stroke)
-            tip = (button.x + size * math.cos(math.radians(110)), button.y - size * math.sin(math.radians(110)))
-            head = size * 0.55
+            start, end = math.radians(100), math.radians(420)
+            pygame.draw.arc(surface, color, box, start, end, stroke)
+            end_x, end_y = button.x + size * math.cos(end), button.y - size * math.sin(end)
+            along = (math.sin(end), math.cos(end))  # the clockwise tangent at the arc's end
+            across = (-along[1], along[0])
+            head = size * 0.6
             pygame.draw.polygon(
-                surface, color, [(tip[0] - head, tip[1] - head), (tip[0] + head * 0.4, tip[1]), (tip[0] - head, tip[1] + head)]
+                surface,
+                color,
+                [
+                    (end_x + along[0] * head, end_y + along[1] * head),
+                    (end_x + across[0] * head, end_y + across[1] * head),
+                    (end_x - across[0] * head, end_y - across[1] * head),
+                ],
             )
             return
         sign = -1 if button.name == "previous" else 1
@@ -219,19 +232,18 @@ def surface_to_bgr(surface: pygame.Surface) -> np.ndarray:
 
 
 def _segment(x1: float, y1: float, x2: float, y2: float, width: int) -> pygame.Rect:
-    """The rectangle of a pipe between two neighbouring cell centres."""
+    """The rectangle of a pipe between two neighbouring cell centres, overlapping both by a pixel.
+
+    Ends rounded outwards: rounding each end on its own can leave a one-pixel gap between segments.
+    """
     half = width / 2
     if y1 == y2:
-        return pygame.Rect(round(min(x1, x2)), round(y1 - half), round(abs(x2 - x1)), width)
-    return pygame.Rect(round(x1 - half), round(min(y1, y2)), width, round(abs(y2 - y1)))
+        left, right = math.floor(min(x1, x2)), math.ceil(max(x1, x2)) + 1
+        return pygame.Rect(left, round(y1 - half), right - left, width)
+    top, bottom = math.floor(min(y1, y2)), math.ceil(max(y1, y2)) + 1
+    return pygame.Rect(round(x1 - half), top, width, bottom - top)
 
 
 def _rect(box: Box) -> pygame.Rect:
     """A layout box as a pygame Rect (whole pixels)."""
     return pygame.Rect(round(box.x), round(box.y), round(box.width), round(box.height))
-
-
-def cell_center(layout: Layout, cell: Cell) -> tuple[int, int]:
-    """The whole pixel at the middle of a cell, where a pointer should press it."""
-    x, y = layout.geometry.center(cell)
-    return round(x), round(y)

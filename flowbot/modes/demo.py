@@ -49,7 +49,7 @@ def run_demo(*, levels: int | None, as_json: bool, record: str | None, out: Text
             report, frames = _play(levels, err, record is not None, headless)
         finally:
             _stop_game(game)
-    solved = _solved_by_game(results)
+        solved = _solved_by_game(results)
     seconds = time.perf_counter() - started
     wanted = levels if levels is not None else len(report.levels)
     out.write(report.summary() + "\n")

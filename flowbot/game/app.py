@@ -1,0 +1,202 @@
+"""The game window: play levels with the mouse, write results, close cleanly on close, SIGTERM or SIGINT.
+
+    .venv/bin/python -m flowbot.game [--pack NAME | --folder DIR] [--results FILE] [--size WxH]
+
+Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from flowbot.errors import FlowbotError
+from flowbot.game.controls import Controls
+from flowbot.game.layout import Layout
+from flowbot.game.packs import levels_from, list_packs
+from flowbot.game.session import ResultsFile, Session
+from flowbot.model import Puzzle
+
+READY = "game ready"
+
+
+class DisplayError(FlowbotError):
+    """No window could be opened (no display, or the video driver failed)."""
+
+
+class _StopRequest:
+    """Set by a signal handler; the frame loop checks it, so the game closes between frames."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        """The signal handler: ask the loop to stop."""
+        self.requested = True
+
+
+def run_game(
+    *,
+    levels: list[Puzzle],
+    results: str | None = None,
+    size: tuple[int, int] = (540, 960),
+    fps: int = 60,
+    interpolate: bool = False,
+    title: str = "flowbot game",
+) -> int:
+    """Open a window and play the levels in order until it is closed; returns the exit status 0.
+
+    The levels loop: the last one's dialog says "pack complete" and its button goes back to level 1.
+    With `results`, one JSON line is appended per level shown, when it is left (next, previous,
+    skip, close or signal).
+    """
+    sink = ResultsFile(results) if results is not None else None
+    session = Session(levels, report=None if sink is None else sink.write, interpolate=interpolate)
+    stop = _StopRequest()
+    # Installed before SDL starts: SDL keeps a handler it finds rather than putting in its own.
+    previous = _install_handlers(stop)
+    try:
+        _play(session, stop, size, fps, title)
+    finally:
+        if sink is not None:
+            sink.close()
+        _restore_handlers(previous)
+    return 0
+
+
+def _play(session: Session, stop: _StopRequest, size: tuple[int, int], fps: int, title: str) -> None:
+    """The frame loop: every queued event in order, then a frame drawn and shown."""
+    import pygame
+
+    from flowbot.game.render import Renderer
+
+    shown = False
+    try:
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)  # everything scales with it
+        except pygame.error as error:
+            raise DisplayError(f"cannot open the game window: {error}") from None
+        pygame.display.set_caption(title)
+        renderer = Renderer()
+        controls = Controls(session)
+        clock = pygame.time.Clock()
+
+        def draw() -> Layout:
+            """Draw the session's current state and show it; the layout maps the next events."""
+            # The display surface, asked for each frame: a resized window has a new one.
+            surface = pygame.display.get_surface() or screen
+            drawn = renderer.draw(
+                surface, session.board, level=session.level, dialog=session.dialog(), back=session.index > 0
+            )
+            pygame.display.flip()
+            return drawn
+
+        layout = draw()
+        shown = True
+        print(READY, flush=True)
+        while not stop.requested:
+            # Every event in order: a stroke is only right if no motion between two cells is lost.
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    stop.requested = True
+                elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                    controls.pointer_down(*event.pos, layout)
+                elif event.type == pygame.MOUSEMOTION:
+                    controls.pointer_move(*event.pos, layout, held=bool(event.buttons[0]))
+                elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+                    controls.pointer_up()
+                elif event.type == pygame.KEYDOWN and not controls.key(pygame.key.name(event.key)):
+                    stop.requested = True
+            if stop.requested:
+                break
+            layout = draw()
+            clock.tick(fps)
+    finally:
+        if shown:  # a level counts as shown once its first frame was on screen
+            session.leave()
+        pygame.quit()
+
+
+def _install_handlers(stop: Callable[[int, Any], None]) -> dict[int, Any]:
+    """Route SIGTERM and SIGINT to `stop`; returns the handlers they replaced (none off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}  # Python only lets the main thread set handlers
+    return {number: signal.signal(number, stop) for number in (signal.SIGTERM, signal.SIGINT)}
+
+
+def _restore_handlers(previous: dict[int, Any]) -> None:
+    """Put back the handlers `_install_handlers` replaced."""
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+# --- command line ----------------------------------------------------------------------------------
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    """An argparse type for a window size written WxH, e.g. 540x960."""
+    width, _, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size WxH: {text!r}") from None
+    if min(size) < 100:
+        raise argparse.ArgumentTypeError(f"window {text} is too small (at least 100x100)")
+    return size
+
+
+def _positive_int(text: str) -> int:
+    """An argparse type for a whole number of at least one."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The game's command line."""
+    parser = argparse.ArgumentParser(prog="python -m flowbot.game", description="Play Flow Free levels.")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--pack", metavar="NAME", help="a shipped pack (default demo; see --list-packs)")
+    source.add_argument("--folder", metavar="DIR", help="a folder of puzzle files, played in name order")
+    parser.add_argument("--list-packs", action="store_true", help="print the shipped packs and exit")
+    parser.add_argument("--results", metavar="FILE", help="append one JSON line per level played")
+    parser.add_argument("--size", type=_window_size, default=(540, 960), metavar="WxH", help="window size")
+    parser.add_argument("--fps", type=_positive_int, default=60, help="frames per second (default 60)")
+    parser.add_argument("--interpolate", action="store_true", help="fill straight pointer jumps cell by cell")
+    parser.add_argument("--title", default="flowbot game", help="window title")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The game's entry point: errors become one line on stderr and the error's exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.list_packs:
+            print("\n".join(list_packs()))
+            return 0
+        levels = levels_from(args.pack, args.folder)
+        return run_game(
+            levels=levels,
+            results=args.results,
+            size=args.size,
+            fps=args.fps,
+            interpolate=args.interpolate,
+            title=args.title,
+        )
+    except FlowbotError as error:
+        print(f"flowbot game: {error}", file=sys.stderr)
+        return error.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Turn pointer and key input, in window pixels, into game actions; pure, so tests need no window."""
+
+from __future__ import annotations
+
+from flowbot.game.layout import Layout
+from flowbot.game.session import Session
+
+# Keys for people at a keyboard; the bot uses only the pointer.
+KEY_ACTIONS = {
+    "r": "restart",
+    "right": "next",
+    "n": "next",
+    "left": "previous",
+    "p": "previous",
+    "escape": "quit",
+    "q": "quit",
+}
+
+
+class Controls:
+    """Routes input to the session: the dialog's button, the bottom buttons, then the board's cells."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def pointer_down(self, x: float, y: float, layout: Layout) -> None:
+        """A press of the main button at a pixel of the window drawn with `layout`."""
+        session = self.session
+        dialog = session.dialog()
+        placed = layout.dialog
+        button = None if dialog is None or dialog.button is None or placed is None else placed.button
+        if button is not None and button.contains(x, y):
+            session.next()
+            return
+        action = layout.button_at(x, y)
+        if action is not None:
+            self.act(action)
+            return
+        # A dialog covers the board: presses under it do nothing, as in the game.
+        if dialog is None:
+            session.board.press(layout.geometry.cell_at(x, y))
+
+    def pointer_move(self, x: float, y: float, layout: Layout, *, held: bool = True) -> None:
+        """The pointer moved to a pixel; with the button held it draws, without it any stroke ends."""
+        board = self.session.board
+        if board.drawing is None:
+            return
+        if not held:  # the release happened where we could not see it (outside the window)
+            board.release()
+            return
+        board.drag(layout.geometry.cell_at(x, y))
+
+    def pointer_up(self) -> None:
+        """The main button was released: the stroke ends."""
+        self.session.board.release()
+
+    def key(self, name: str) -> bool:
+        """A key press by pygame key name; False when it asks to quit."""
+        action = KEY_ACTIONS.get(name)
+        if action == "quit":
+            return False
+        if action is not None:
+            self.act(action)
+        return True
+
+    def act(self, action: str) -> None:
+        """Run a named action: 'previous', 'restart' or 'next'."""
+        session = self.session
+        if action == "previous":
+            session.previous()
+        elif action == "restart":
+            session.restart()
+        elif action == "next":
+            session.next()
+        else:
+            raise ValueError(f"unknown action {action!r}")

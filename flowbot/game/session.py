@@ -1,0 +1,156 @@
+"""A session of play through a list of levels: which level is shown, its dialog, and one result per visit."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from flowbot.errors import OutputFileError, UsageError
+from flowbot.game.board import GameBoard
+from flowbot.game.layout import Dialog
+from flowbot.model import Puzzle
+
+NEXT_LEVEL = "next level"
+RESTART_PACK = "back to level 1"
+
+
+@dataclass(frozen=True, slots=True)
+class LevelResult:
+    """How a visit to a level ended: its number (from 1), its rows, the game's verdict, moves and time."""
+
+    level: int
+    puzzle: tuple[str, ...]
+    solved: bool
+    moves: int
+    seconds: float
+
+    def to_json(self) -> str:
+        """One line of the results file."""
+        return json.dumps(
+            {
+                "level": self.level,
+                "puzzle": list(self.puzzle),
+                "solved": self.solved,
+                "moves": self.moves,
+                "seconds": round(self.seconds, 3),
+            }
+        )
+
+
+class ResultsFile:
+    """A JSON Lines file the session appends one result to per level left, flushed line by line."""
+
+    def __init__(self, path: str) -> None:
+        try:
+            self._handle: TextIO | None = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        except OSError as error:
+            raise OutputFileError(f"{path}: cannot write results: {error.strerror or error}") from None
+        self.path = path
+
+    def write(self, result: LevelResult) -> None:
+        """Append one line and flush it, so a reader sees it even if the game is killed next."""
+        if self._handle is None:
+            return
+        self._handle.write(result.to_json() + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        """Close the file; later writes are dropped."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+class Session:
+    """Plays levels in order. Leaving a level (next, previous, skip, quit) reports one result for it.
+
+    The list loops: after the last level comes the first again. The last level's dialog says
+    "pack complete" and its button goes back to level 1; a bot that verifies a level by finding
+    the dialog's button finds it on every level, and one that stops after the last never clicks it.
+    """
+
+    def __init__(
+        self,
+        levels: Sequence[Puzzle],
+        *,
+        report: Callable[[LevelResult], None] | None = None,
+        interpolate: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not levels:
+            raise UsageError("no levels to play")
+        self.levels = list(levels)
+        self.report = report
+        self.interpolate = interpolate
+        self.clock = clock
+        self.index = 0
+        self.board = GameBoard(self.levels[0], interpolate=interpolate)
+        self._started = clock()
+        self._reported = False
+
+    @property
+    def level(self) -> int:
+        """The shown level's number, from 1."""
+        return self.index + 1
+
+    @property
+    def is_last(self) -> bool:
+        """True on the last level of the list."""
+        return self.index == len(self.levels) - 1
+
+    def dialog(self) -> Dialog | None:
+        """The dialog over a completed board: its verdict, and a button to the next level (or level 1)."""
+        board = self.board
+        if not board.complete:
+            return None
+        title = "Perfect!" if board.perfect else "Level complete"
+        plural = "" if board.moves == 1 else "s"
+        lines = ("You completed the level", f"in {board.moves} move{plural}.")
+        if self.is_last:
+            return Dialog(title, (*lines, "pack complete"), RESTART_PACK)
+        return Dialog(title, lines, NEXT_LEVEL)
+
+    def next(self) -> None:
+        """Leave the level for the next one (the first after the last)."""
+        self.leave()
+        self._show((self.index + 1) % len(self.levels))
+
+    def previous(self) -> None:
+        """Leave the level for the one before (nothing on the first)."""
+        if self.index == 0:
+            return
+        self.leave()
+        self._show(self.index - 1)
+
+    def restart(self) -> None:
+        """Clear the board of the shown level."""
+        self.board.restart()
+
+    def leave(self) -> LevelResult | None:
+        """Report the shown level once, as it stands now; None if it was reported already."""
+        if self._reported:
+            return None
+        self._reported = True
+        board = self.board
+        if board.drawing is not None:
+            board.release()
+        result = LevelResult(
+            self.level,
+            tuple(board.puzzle.to_rows()),
+            board.complete,
+            board.moves,
+            self.clock() - self._started,
+        )
+        if self.report is not None:
+            self.report(result)
+        return result
+
+    def _show(self, index: int) -> None:
+        """Start a fresh visit to a level."""
+        self.index = index
+        self.board = GameBoard(self.levels[index], interpolate=self.interpolate)
+        self._started = self.clock()
+        self._reported = False
