@@ -220,6 +220,7 @@ class FakeClock:
         self.now = 100.0
 
     def __call__(self) -> float:
+        """The time now, in seconds."""
         return self.now
 
 
@@ -233,10 +234,14 @@ def test_session_reports_each_level_when_it_is_left():
     session.next()
     assert session.level == 2
     assert reported == [LevelResult(1, tuple(OPEN.to_rows()), False, 1, 2.5)]
+    clock.now += 1.0
+    session.restart_clock()  # e.g. once the window is open
+    clock.now += 0.5
+    assert session.leave() == LevelResult(2, tuple(SHAPED.to_rows()), False, 0, 0.5)
     session.previous()
     session.previous()  # nothing before the first level
     assert session.level == 1 and session.board.moves == 0  # a fresh visit
-    assert [result.level for result in reported] == [1, 2]
+    assert [result.level for result in reported] == [1, 2]  # level 2 once, though left twice
     assert session.leave() is not None
     assert session.leave() is None  # once per visit
 

@@ -1,7 +1,9 @@
-"""The bundled desktop Flow Free game: rules (board), screen layout, drawing (render) and the window (app).
+"""The bundled desktop Flow Free game that people play and flowbot's bot plays in tests.
 
-Only `render` and `app` use pygame, and they import it themselves; the rules, layout, sessions and
-packs are pure and load without it.
+Modules: `board` (the rules), `session` (levels in order, results), `controls` (pointer and keys to
+actions), `layout` (where things sit in a window), `packs` (shipped packs, folders of puzzles),
+`render` (drawing with pygame) and `app` (the window and its command line). Only `render` and `app`
+use pygame, and they import it themselves; the rest is pure and loads without it.
 """
 
 import os

@@ -8,12 +8,14 @@ Stdout carries one line, `game ready`, once the first frame is on screen (the bo
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from flowbot.display import DisplayError
 from flowbot.errors import FlowbotError
 from flowbot.game.controls import Controls
 from flowbot.game.layout import Layout
@@ -22,10 +24,7 @@ from flowbot.game.session import ResultsFile, Session
 from flowbot.model import Puzzle
 
 READY = "game ready"
-
-
-class DisplayError(FlowbotError):
-    """No window could be opened (no display, or the video driver failed)."""
+HIDDEN_DRIVERS = ("offscreen", "dummy")
 
 
 class _StopRequest:
@@ -82,6 +81,9 @@ def _play(session: Session, stop: _StopRequest, size: tuple[int, int], fps: int,
             screen = pygame.display.set_mode(size, pygame.RESIZABLE)  # everything scales with it
         except pygame.error as error:
             raise DisplayError(f"cannot open the game window: {error}") from None
+        # Without a display SDL falls back to drawing nowhere; only run unseen when asked to.
+        if pygame.display.get_driver() in HIDDEN_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+            raise DisplayError("no display to open the game window on (set DISPLAY, or run it under Xvfb)")
         pygame.display.set_caption(title)
         renderer = Renderer()
         controls = Controls(session)
@@ -99,6 +101,7 @@ def _play(session: Session, stop: _StopRequest, size: tuple[int, int], fps: int,
 
         layout = draw()
         shown = True
+        session.restart_clock()
         print(READY, flush=True)
         while not stop.requested:
             # Every event in order: a stroke is only right if no motion between two cells is lost.

@@ -24,7 +24,9 @@ DIALOG_BORDER = 3
 BUTTON_BORDER = 3
 DOT_RADIUS = 0.35  # of a cell: the reader expects dots 0.7 of a cell across
 PIPE_WIDTH = 1 / 3  # of a cell
-TINT = 5  # cells under a pipe take the pipe's colour at 1/TINT brightness
+# Cells under a pipe take its colour at 1/TINT brightness: at most 51 of 255, darker than any dot
+# the reader accepts (70), so a tinted cell is never read as an endpoint.
+TINT = 5
 
 # Font heights in reference pixels (540x960 window); pygame's default font draws a little smaller.
 TITLE_FONT = 54

@@ -129,6 +129,10 @@ class Session:
         """Clear the board of the shown level."""
         self.board.restart()
 
+    def restart_clock(self) -> None:
+        """Time the shown level from now (the window takes a moment to open)."""
+        self._started = self.clock()
+
     def leave(self) -> LevelResult | None:
         """Report the shown level once, as it stands now; None if it was reported already."""
         if self._reported:
