@@ -134,3 +134,11 @@ def test_board_full_and_image_screen_regions():
     part = screen.grab(Region(50, 60, 20, 10))
     assert part.pixels.shape == (10, 20, 3) and (part.left, part.top) == (50, 60)
     assert screen.grab().pixels.shape == (200, 200, 3)  # the last image again
+
+
+def test_next_level_near_a_small_board_on_a_wide_screen():
+    wide = np.zeros((1080, 1920, 3), dtype=np.uint8)
+    wide[100:1060, 700:1240] = dialog_frame()  # a phone-sized game window on a desktop screen
+    assert find_next_button(wide) is None  # relative to the whole screen the buttons are too small
+    board = Geometry(tuple(720 + 100 * i for i in range(6)), tuple(250 + 100 * i for i in range(6)))
+    assert find_next_button(wide, board).center == pytest.approx((970, 540), abs=3)

@@ -44,7 +44,8 @@ def levels(tmp_path) -> Path:
 
 def start_game(folder: Path, results: Path) -> subprocess.Popen:
     """The bundled game on a folder of levels, at the screen's top-left; returns once it is drawn."""
-    env = dict(os.environ, SDL_VIDEO_WINDOW_POS="0,0")
+    env = {key: value for key, value in os.environ.items() if key != "SDL_VIDEODRIVER"}
+    env["SDL_VIDEO_WINDOW_POS"] = "0,0"
     game = subprocess.Popen(
         [sys.executable, "-m", "flowbot", "game", "--folder", str(folder), "--results", str(results),
          "--size", f"{WINDOW[0]}x{WINDOW[1]}"],

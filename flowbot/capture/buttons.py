@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from flowbot.model import Geometry
+
 # White: bright and grey. The outlines of the game's buttons are drawn in pure white.
 WHITE_LEVEL = 180
 GREY_SPREAD = 60
@@ -27,12 +29,13 @@ class Button:
         return self.left + self.width / 2, self.top + self.height / 2
 
 
-def find_buttons(frame: np.ndarray) -> list[Button]:
+def find_buttons(frame: np.ndarray, min_width: float | None = None) -> list[Button]:
     """Wide boxes outlined in white with a dark inside, top to bottom.
 
     frame : (H, W, 3) uint8 ndarray, BGR
+    min_width : the narrowest a button may be, in pixels (default: a fifth of the frame)
     """
-    height, width = frame.shape[:2]
+    width = frame.shape[1]
     blue, green, red = cv2.split(frame)
     high = cv2.max(cv2.max(blue, green), red)
     low = cv2.min(cv2.min(blue, green), red)
@@ -41,8 +44,8 @@ def find_buttons(frame: np.ndarray) -> list[Button]:
     buttons = []
     for contour in contours:
         left, top, w, h = cv2.boundingRect(contour)
-        # Buttons are wide and sizeable: a quarter of the frame across at least, 2:1 to 10:1.
-        if w < 0.2 * width or h < 0.02 * height or not 2 <= w / h <= 10:
+        # Buttons are wide and sizeable, 2:1 to 10:1; text and icons are smaller.
+        if w < (0.2 * width if min_width is None else min_width) or h < 8 or not 2 <= w / h <= 10:
             continue
         if _is_outlined_box(white, left, top, w, h):
             buttons.append(Button(left, top, w, h))
@@ -50,9 +53,24 @@ def find_buttons(frame: np.ndarray) -> list[Button]:
     return sorted(buttons, key=lambda button: (button.top, button.left))
 
 
-def find_next_button(frame: np.ndarray) -> Button | None:
-    """The "next level" button of a level-complete dialog: the topmost of its stacked buttons."""
-    buttons = find_buttons(frame)
+def find_next_button(frame: np.ndarray, board: Geometry | None = None) -> Button | None:
+    """The "next level" button of a level-complete dialog: the topmost of its stacked buttons.
+
+    With the board's grid (in frame pixels) the search is relative to the board, over which the
+    dialog opens: on a desktop the game window may be a small part of the frame.
+    """
+    if board is None:
+        buttons = find_buttons(frame)
+    else:
+        left, right, top, bottom = board.xs[0], board.xs[-1], board.ys[0], board.ys[-1]
+        width, height = right - left, bottom - top
+        buttons = [
+            button
+            for button in find_buttons(frame, min_width=0.3 * width)
+            if left <= button.center[0] <= right
+            and top - height / 2 <= button.center[1] <= bottom + height / 2
+            and button.width <= 1.5 * width
+        ]  # fmt: skip
     return buttons[0] if buttons else None
 
 

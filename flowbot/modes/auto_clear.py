@@ -109,7 +109,8 @@ class AutoClear:
     count: int | None = None
     dry_run: bool = False
     artifacts: Path = Path(".")
-    settle_timeout: float = 8.0
+    settle_timeout: float = 8.0  # seconds to wait for the next level's board
+    verify_timeout: float = 2.0  # seconds for the game to show a drawn level as done
     sleep: Callable[[float], None] = time.sleep
     stop_requested: bool = False
     screen_bounds: Region | None = None
@@ -228,10 +229,11 @@ class AutoClear:
 
     def _verified(self, geometry: Geometry, walls: frozenset[Cell]) -> bool:
         """After drawing: the completion dialog is up, or every cell of the board is filled."""
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + self.verify_timeout
         while True:
             frame = self.screen.grab(self.region)
-            if find_next_button(frame.pixels) is not None or board_full(frame, geometry, walls):
+            on_frame = geometry.shifted(-frame.left, -frame.top)
+            if find_next_button(frame.pixels, on_frame) is not None or board_full(frame, geometry, walls):
                 return True
             if time.monotonic() > deadline:
                 return False
@@ -241,7 +243,7 @@ class AutoClear:
         """Click the dialog's "next level" button, found on screen; without a dialog, the next level
         loads by itself."""
         frame = self.screen.grab(self.region)
-        button = find_next_button(frame.pixels)
+        button = find_next_button(frame.pixels, geometry.shifted(-frame.left, -frame.top))
         if button is None:
             return
         x, y = button.center

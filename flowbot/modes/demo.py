@@ -75,7 +75,9 @@ def _screen_size() -> tuple[int, int]:
 
 def _start_game(results: Path, levels: int | None) -> subprocess.Popen:
     """Start `flowbot game` on the demo pack and wait until its window is up."""
-    env = dict(os.environ, SDL_VIDEO_WINDOW_POS="0,0")
+    # The bot must see the window: no off-screen SDL driver, and the window at the top-left.
+    env = {key: value for key, value in os.environ.items() if key != "SDL_VIDEODRIVER"}
+    env["SDL_VIDEO_WINDOW_POS"] = "0,0"
     command = [sys.executable, "-m", "flowbot", "game", "--pack", DEMO_PACK, "--results", str(results),
                "--size", f"{WINDOW[0]}x{WINDOW[1]}"]  # fmt: skip
     game = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

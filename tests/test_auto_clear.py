@@ -1,0 +1,97 @@
+"""The live loop against the game played in-process: clears, retries, failures, Ctrl-C, dry runs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from flowbot.act.plan import PointerSettings
+from flowbot.generate.levels import make_level
+from flowbot.modes.auto_clear import AutoClear
+from tests.simulated_game import SimulatedGame
+
+FAST = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+
+
+@pytest.fixture(scope="module")
+def levels():
+    """Three small generated levels, one with a 10x8 board."""
+    return [make_level(rows, cols, colors, random.Random(seed)).puzzle
+            for seed, (rows, cols, colors) in enumerate(((5, 5, 5), (6, 6, 6), (10, 8, 8)))]  # fmt: skip
+
+
+def run(game, tmp_path, count, settings=FAST, **options) -> AutoClear:
+    """A loop on the simulated game, with waits short enough for a test."""
+    loop = AutoClear(game, game, settings, None, count, artifacts=tmp_path, sleep=lambda s: None,
+                     settle_timeout=1.0, verify_timeout=0.2, **options)  # fmt: skip
+    return loop
+
+
+def test_clears_every_level_in_order(levels, tmp_path):
+    game = SimulatedGame(levels)
+    report = run(game, tmp_path, 3).run()
+    assert report.cleared == 3, report.summary()
+    assert [level.size for level in report.levels] == ["5x5", "6x6", "10x8"]
+    assert [result.solved for result in game.results] == [True, True]  # the third is still on screen
+    assert game.session.board.complete
+
+
+def test_a_dropped_stroke_is_drawn_again(levels, tmp_path):
+    game = SimulatedGame(levels[:1])
+    real_down = game.down
+
+    def flaky_down():
+        if game.presses == 0:  # the game misses the very first press
+            game.presses += 1
+            return
+        real_down()
+
+    game.down = flaky_down
+    report = run(game, tmp_path, 1).run()
+    assert report.cleared == 1
+    assert report.levels[0].retries == 1
+
+
+def test_a_level_the_game_never_takes_stops_the_run_with_a_screenshot(levels, tmp_path):
+    game = SimulatedGame(levels[:1])
+    game.down = lambda: None  # presses never arrive
+    report = run(game, tmp_path, 2).run()
+    assert report.cleared == 0
+    assert "did not take it" in report.stopped
+    assert report.failure_image and list(tmp_path.glob("flowbot-level-1-not-verified-*.png"))
+    assert "FAILED" in report.summary()
+
+
+def test_ctrl_c_stops_between_strokes(levels, tmp_path):
+    game = SimulatedGame(levels)
+    loop = run(game, tmp_path, 3)
+    real_up = game.up
+
+    def up_then_interrupt():
+        real_up()
+        loop.stop_requested = True  # as the SIGINT handler does
+
+    game.up = up_then_interrupt
+    report = loop.run()
+    assert "interrupted" in report.stopped
+    assert game.presses == 1 and not game.held
+
+
+def test_dry_run_presses_nothing(levels, tmp_path):
+    game = SimulatedGame(levels)
+    report = run(game, tmp_path, 1, dry_run=True).run()
+    assert game.presses == 0
+    assert len(report.levels) == 1 and report.levels[0].timing.draw_s < 0.01
+
+
+def test_the_pointer_is_fenced_to_the_board(levels, tmp_path):
+    game = SimulatedGame(levels[:1], size=(1800, 700))  # a wide window: the board is in its middle
+    report = run(game, tmp_path, 1).run()
+    assert report.cleared == 1
+    fence = game.bounds
+    assert fence.left > 0 and fence.left + fence.width < 1800
+    geometry = game.layout.geometry
+    assert fence.contains(geometry.xs[0], geometry.ys[0]) and fence.contains(
+        geometry.xs[-1] - 1, geometry.ys[-1] - 1
+    )
