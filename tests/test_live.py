@@ -109,15 +109,16 @@ def test_default_pointer_settings_also_clear_a_level(display, levels, tmp_path):
     assert results_of(results)[0]["solved"] is True
 
 
-def test_demo_on_the_open_display_prints_the_json_line(display, tmp_path):
+def test_the_whole_demo_pack_is_confirmed_solved_by_the_game(display, tmp_path):
     completed = subprocess.run(
-        [sys.executable, "-m", "flowbot", "demo", "--levels", "2", "--json"],
-        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+        [sys.executable, "-m", "flowbot", "demo", "--json"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False,
     )  # fmt: skip
     assert completed.returncode == 0, completed.stdout + completed.stderr
     figures = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert figures["levels"] == 2 and figures["solved_by_game"] == 2
+    assert figures["levels"] == 10 and figures["solved_by_game"] == 10
     assert 0 < figures["bot_overhead_ms_median"] < 1000
+    assert "14x14" in completed.stdout
 
 
 def test_demo_without_a_display_starts_one_and_records(tmp_path):
