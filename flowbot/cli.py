@@ -120,6 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--size", default="540x960", metavar="WxH", help="window size in pixels")
     game.add_argument("--interpolate", action="store_true", help="fill straight drags that skip cells")
 
+    scrape = commands.add_parser("scrape", help="save each level on screen as flowbot JSON, then move on")
+    scrape.add_argument("--count", type=_positive_int, metavar="N", help="levels to save (default: the pack)")
+    scrape.add_argument("--pack", metavar="NAME", help="the pack's name: saves into captured_puzzles/NAME/")
+    scrape.add_argument("--out", metavar="DIR", help="the folder to save into instead")
+    scrape.add_argument("--keep-images", action="store_true", help="save each level's screenshot beside it")
+    scrape.add_argument("--resume", action="store_true", help="continue a folder where it stopped")
+    scrape.add_argument("--region", metavar="L,T,W,H", help="the game window's area on screen")
+    _add_pointer_options(scrape)
+
     demo = commands.add_parser(
         "demo", help="the bundled game played by the bot (a virtual display if needed)"
     )
@@ -140,40 +149,43 @@ def _window_size(text: str) -> tuple[int, int]:
 
 
 def _add_pointer_options(parser: argparse.ArgumentParser) -> None:
-    """Pointer settings that make different games playable (defaults are safe for any game)."""
-    from flowbot.act.plan import PointerSettings
-
-    defaults = PointerSettings()
-    group = parser.add_argument_group("pointer settings")
-    group.add_argument("--moves-per-cell", type=_positive_int, default=defaults.moves_per_cell, metavar="N")
-    group.add_argument("--corners-only", action="store_true", help="move only at the path's corners")
+    """Pointer settings that make different games playable; unset ones come from the profile or the
+    safe defaults."""
+    group = parser.add_argument_group("pointer settings (default: the profile's, else safe for any game)")
+    group.add_argument("--moves-per-cell", type=_positive_int, metavar="N", help="points per cell step")
     group.add_argument(
-        "--move-delay", type=float, default=defaults.move_delay, metavar="S", help="after each move"
+        "--corners-only", action="store_true", default=None, help="move only at the path's corners"
     )
-    group.add_argument("--release-pause", type=float, default=defaults.release_pause, metavar="S")
-    group.add_argument(
-        "--flow-pause", type=float, default=defaults.flow_pause, metavar="S", help="between flows"
-    )
-    group.add_argument(
-        "--no-settle", action="store_true", help="no nudge inside the last cell before release"
-    )
+    group.add_argument("--move-delay", type=float, metavar="S", help="pause after each move")
+    group.add_argument("--release-pause", type=float, metavar="S", help="pause before releasing")
+    group.add_argument("--flow-pause", type=float, metavar="S", help="pause between flows")
+    group.add_argument("--no-settle", action="store_true", default=None, help="no nudge inside the last cell")
+    parser.add_argument("--profile", metavar="NAME", help="a calibration profile (calibration/NAME.json)")
 
 
-def _pointer_settings(args: argparse.Namespace):
-    """The PointerSettings the command line asks for."""
-    from flowbot.act.plan import PointerSettings
+def _pointer_settings(args: argparse.Namespace, base):
+    """The profile's (or default) PointerSettings with what the command line sets on top."""
+    from dataclasses import replace
 
-    for name in ("move_delay", "release_pause", "flow_pause"):
-        if getattr(args, name) < 0:
-            raise UsageError(f"--{name.replace('_', '-')} must not be negative")
-    return PointerSettings(
-        moves_per_cell=args.moves_per_cell,
-        corners_only=args.corners_only,
-        move_delay=args.move_delay,
-        release_pause=args.release_pause,
-        flow_pause=args.flow_pause,
-        settle=not args.no_settle,
-    )
+    changes = {}
+    for name in ("moves_per_cell", "move_delay", "release_pause", "flow_pause"):
+        value = getattr(args, name)
+        if value is not None:
+            if value < 0:
+                raise UsageError(f"--{name.replace('_', '-')} must not be negative")
+            changes[name] = value
+    if args.corners_only:
+        changes["corners_only"] = True
+    if args.no_settle:
+        changes["settle"] = False
+    return replace(base, **changes)
+
+
+def _profile(args: argparse.Namespace):
+    """The profile named on the command line, or None."""
+    from flowbot.profiles import load_profile
+
+    return load_profile(args.profile) if args.profile else None
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -236,17 +248,20 @@ def run(argv: Sequence[str] | None = None) -> int:
 
         return run_rate(args.paths, as_json=args.json, out=sys.stdout, err=sys.stderr)
     if args.command == "auto-clear":
+        from flowbot.act.plan import PointerSettings
         from flowbot.modes.auto_clear import parse_region, run_auto_clear
 
+        profile = _profile(args)
         return run_auto_clear(
             count=args.count,
             region=parse_region(args.region) if args.region else None,
             dry_run=args.dry_run,
-            settings=_pointer_settings(args),
+            settings=_pointer_settings(args, profile.pointer if profile else PointerSettings()),
             artifacts=args.artifacts,
             as_json=args.json,
             out=sys.stdout,
             err=sys.stderr,
+            profile=profile,
         )
     if args.command == "game":
         from flowbot.game.app import levels_from, run_game
@@ -255,6 +270,24 @@ def run(argv: Sequence[str] | None = None) -> int:
         levels = levels_from(args.pack if args.pack or args.folder else "demo", args.folder)
         return run_game(
             levels=levels, results=args.results, size=(width, height), interpolate=args.interpolate
+        )
+    if args.command == "scrape":
+        from flowbot.act.plan import PointerSettings
+        from flowbot.modes.auto_clear import parse_region
+        from flowbot.modes.scrape import run_scrape
+
+        profile = _profile(args)
+        return run_scrape(
+            count=args.count,
+            out_dir=args.out,
+            pack=args.pack,
+            profile=profile,
+            keep_images=args.keep_images,
+            resume=args.resume,
+            settings=_pointer_settings(args, profile.pointer if profile else PointerSettings()),
+            region=parse_region(args.region) if args.region else None,
+            out=sys.stdout,
+            err=sys.stderr,
         )
     if args.command == "demo":
         from flowbot.modes.demo import run_demo

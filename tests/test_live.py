@@ -71,14 +71,16 @@ def test_bot_clears_every_level_and_the_game_agrees(display, levels, tmp_path):
     from flowbot.act.pointer import PyAutoGuiPointer
     from flowbot.capture.screen import MssScreen
     from flowbot.modes.auto_clear import AutoClear
-    from flowbot.modes.demo import BUNDLED_GAME
+    from flowbot.modes.demo import bundled_settings
 
     results = tmp_path / "results.jsonl"
     game = start_game(levels, results)
     screen = MssScreen()
     try:
         region = Region(0, 0, *WINDOW)
-        loop = AutoClear(screen, PyAutoGuiPointer(region), BUNDLED_GAME, region, count=3, artifacts=tmp_path)
+        loop = AutoClear(
+            screen, PyAutoGuiPointer(region), bundled_settings(), region, count=3, artifacts=tmp_path
+        )
         report = loop.run()
     finally:
         screen.close()

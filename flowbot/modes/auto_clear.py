@@ -19,7 +19,7 @@ from flowbot.capture.buttons import find_next_button
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import CaptureError, FlowbotError
-from flowbot.model import Cell, Geometry
+from flowbot.model import Cell, Geometry, Puzzle
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
 
@@ -114,6 +114,10 @@ class AutoClear:
     sleep: Callable[[float], None] = time.sleep
     stop_requested: bool = False
     screen_bounds: Region | None = None
+    advance: str = "dialog"  # how the game moves on: dialog, instant (by itself) or arrow
+    next_button: tuple[int, int] | None = None  # a profile's "next level", when none is found
+    arrow_button: tuple[int, int] | None = None  # a profile's skip arrow
+    _moved_on: bool = False  # the game showed a new level by itself right after the last one
 
     def run(self, progress: Progress | None = None) -> Report:
         """Clear levels until `count` are done, none comes, one fails, or Ctrl-C."""
@@ -137,12 +141,12 @@ class AutoClear:
                 report.stopped = "interrupted (Ctrl-C)"
                 return
             number += 1
-            frame, reading, capture_ms, read_ms = self._wait_for_board(previous_rows, first=number == 1)
+            frame, reading, capture_ms, read_ms = self.wait_for_board(previous_rows, first=number == 1)
             if reading is None:
                 report.stopped = "no new level came" if number > 1 else "no board found on screen"
                 self._save_failure(report, frame, f"level-{number}-no-board")
                 return
-            result = self._play(number, frame, reading, capture_ms, read_ms, report)
+            result = self.play_level(number, frame, reading, capture_ms, read_ms, report)
             report.levels.append(result)
             if progress is not None:
                 progress.advance(f"level {number} {reading.puzzle.size}")
@@ -151,10 +155,10 @@ class AutoClear:
             previous_rows = reading.puzzle.to_rows()
             if self.count is not None and number >= self.count:
                 break
-            self._next_level(reading.geometry.shifted(frame.left, frame.top))
+            self.next_level(reading.geometry.shifted(frame.left, frame.top))
         report.stopped = report.stopped or f"{number} level(s) done"
 
-    def _play(
+    def play_level(
         self, number: int, frame: Frame, reading: Reading, capture_ms: float, read_ms: float, report: Report
     ):
         """Solve, draw, verify (retrying once) one level."""
@@ -178,7 +182,7 @@ class AutoClear:
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
-            if self.dry_run or self._verified(geometry, puzzle.walls):
+            if self.dry_run or self._verified(geometry, puzzle):
                 timing = Timing(capture_ms, read_ms, solve_ms, plan_ms, draw_s)
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             log.info("level %d did not verify; drawing it again", number)
@@ -202,7 +206,7 @@ class AutoClear:
         bottom = min(screen.top + screen.height, int(geometry.ys[-1] + height / 2))
         self.pointer.bounds = Region(left, top, right - left, bottom - top)
 
-    def _wait_for_board(
+    def wait_for_board(
         self, previous: list[str] | None, first: bool
     ) -> tuple[Frame, Reading | None, float, float]:
         """Read the screen until a board that is not the last one reads the same twice in a row."""
@@ -227,28 +231,50 @@ class AutoClear:
                 return frame, None, 0.0, 0.0
             self.sleep(0.1)
 
-    def _verified(self, geometry: Geometry, walls: frozenset[Cell]) -> bool:
-        """After drawing: the completion dialog is up, or every cell of the board is filled."""
+    def _verified(self, geometry: Geometry, puzzle: Puzzle) -> bool:
+        """After drawing: the completion dialog is up, every cell of the board is filled, or the game
+        has already moved on to another level (games with no dialog)."""
         deadline = time.monotonic() + self.verify_timeout
+        rows = puzzle.to_rows()
         while True:
             frame = self.screen.grab(self.region)
             on_frame = geometry.shifted(-frame.left, -frame.top)
-            if find_next_button(frame.pixels, on_frame) is not None or board_full(frame, geometry, walls):
+            if find_next_button(frame.pixels, on_frame) is not None or board_full(
+                frame, geometry, puzzle.walls
+            ):
+                return True
+            if self._new_level_showing(frame, rows):
+                self._moved_on = True
                 return True
             if time.monotonic() > deadline:
                 return False
             self.sleep(0.1)
 
-    def _next_level(self, geometry: Geometry) -> None:
-        """Click the dialog's "next level" button, found on screen; without a dialog, the next level
-        loads by itself."""
-        frame = self.screen.grab(self.region)
-        button = find_next_button(frame.pixels, geometry.shifted(-frame.left, -frame.top))
-        if button is None:
+    @staticmethod
+    def _new_level_showing(frame: Frame, rows: list[str]) -> bool:
+        """True when the screen shows the start of a different level than `rows`."""
+        try:
+            seen = read_puzzle(frame.pixels).puzzle.to_rows()
+        except CaptureError:
+            return False
+        return seen != rows
+
+    def next_level(self, geometry: Geometry) -> None:
+        """Move the game on: click the dialog's "next level" (found on screen, or where the profile
+        says), or the skip arrow; games that load the next level by themselves need nothing."""
+        if self._moved_on or self.advance == "instant":
+            self._moved_on = False
             return
-        x, y = button.center
-        if not self.dry_run:
-            click(self.pointer, x + frame.left, y + frame.top)
+        target = self.arrow_button if self.advance == "arrow" else None
+        if target is None:
+            frame = self.screen.grab(self.region)
+            button = find_next_button(frame.pixels, geometry.shifted(-frame.left, -frame.top))
+            if button is not None:
+                target = (button.center[0] + frame.left, button.center[1] + frame.top)
+            else:
+                target = self.next_button
+        if target is not None and not self.dry_run:
+            click(self.pointer, *target)
 
     def _save_failure(self, report: Report, frame: Frame | None, name: str) -> None:
         """Keep the screenshot flowbot could not handle, for the person to look at."""
@@ -323,6 +349,7 @@ def run_auto_clear(
     as_json: bool,
     out,
     err,
+    profile=None,
 ) -> int:
     """Play the game on the real screen with the real mouse, print the summary, and return the exit code."""
     import json
@@ -332,9 +359,16 @@ def run_auto_clear(
 
     screen = MssScreen()
     try:
+        region = region or (profile.region if profile else None)
         bounds = region or screen.bounds
         pointer = RecordingPointer() if dry_run else PyAutoGuiPointer(bounds)
         loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts))
+        if profile is not None:
+            loop.advance, loop.next_button, loop.arrow_button = (
+                profile.advance,
+                profile.next_button,
+                profile.arrow_button,
+            )
         progress = Progress(count or 0, "auto-clear", err)
         report = loop.run(progress)
         progress.close()

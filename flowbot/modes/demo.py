@@ -20,8 +20,8 @@ from flowbot.capture.screen import Region
 from flowbot.errors import FlowbotError
 from flowbot.progress import Progress
 
-# The bundled game handles every queued mouse event, so it can be drawn on at full speed.
-BUNDLED_GAME = PointerSettings(moves_per_cell=1, move_delay=0.004, release_pause=0.03, flow_pause=0.02)
+# The bundled game's profile: it handles every queued mouse event, so it takes fast drags.
+BUNDLED_PROFILE = "flowbot-game"
 WINDOW = (540, 960)
 DEMO_PACK = "demo"
 
@@ -124,7 +124,7 @@ def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):
     try:
         pointer = PyAutoGuiPointer(region or screen.bounds)
         count = levels if levels is not None else _pack_size()
-        loop = AutoClear(screen, pointer, BUNDLED_GAME, region, count, artifacts=Path("."))
+        loop = AutoClear(screen, pointer, bundled_settings(), region, count, artifacts=Path("."))
         progress = Progress(count, "demo", err)
         if recorder is not None:
             recorder.start()
@@ -134,6 +134,13 @@ def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):
         frames = recorder.stop() if recorder is not None else []
         screen.close()
     return report, frames
+
+
+def bundled_settings() -> PointerSettings:
+    """The pointer settings of the bundled game's shipped profile."""
+    from flowbot.profiles import load_profile
+
+    return load_profile(BUNDLED_PROFILE).pointer
 
 
 def _pack_size() -> int:
