@@ -120,6 +120,19 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--size", default="540x960", metavar="WxH", help="window size in pixels")
     game.add_argument("--interpolate", action="store_true", help="fill straight drags that skip cells")
 
+    calibrate = commands.add_parser(
+        "calibrate", help="make a profile for a game window, or check what flowbot sees"
+    )
+    calibrate.add_argument("--name", metavar="NAME", help="save calibration/NAME.json")
+    calibrate.add_argument("--check", action="store_true", help="save a picture of what flowbot sees instead")
+    calibrate.add_argument(
+        "--picture", default="flowbot-check.png", metavar="FILE.png", help="where --check saves"
+    )
+    calibrate.add_argument("--manual", action="store_true", help="point at the board instead of detecting it")
+    calibrate.add_argument("--region", metavar="L,T,W,H", help="look only at this area of the screen")
+    calibrate.add_argument("--folder", default="calibration", metavar="DIR", help="where profiles are saved")
+    _add_pointer_options(calibrate)
+
     scrape = commands.add_parser("scrape", help="save each level on screen as flowbot JSON, then move on")
     scrape.add_argument("--count", type=_positive_int, metavar="N", help="levels to save (default: the pack)")
     scrape.add_argument("--pack", metavar="NAME", help="the pack's name: saves into captured_puzzles/NAME/")
@@ -270,6 +283,24 @@ def run(argv: Sequence[str] | None = None) -> int:
         levels = levels_from(args.pack if args.pack or args.folder else "demo", args.folder)
         return run_game(
             levels=levels, results=args.results, size=(width, height), interpolate=args.interpolate
+        )
+    if args.command == "calibrate":
+        from pathlib import Path
+
+        from flowbot.act.plan import PointerSettings
+        from flowbot.modes.auto_clear import parse_region
+        from flowbot.modes.calibrate import run_calibrate
+
+        profile = _profile(args)
+        return run_calibrate(
+            name=args.name,
+            check=args.check,
+            picture=args.picture,
+            manual=args.manual,
+            region=parse_region(args.region) if args.region else (profile.region if profile else None),
+            settings=_pointer_settings(args, profile.pointer if profile else PointerSettings()),
+            folder=Path(args.folder),
+            out=sys.stdout,
         )
     if args.command == "scrape":
         from flowbot.act.plan import PointerSettings

@@ -142,3 +142,57 @@ def test_auto_clear_without_a_board_stops_with_a_saved_screenshot(display, tmp_p
     assert completed.returncode == 4
     assert "no board found on screen" in completed.stdout
     assert list(tmp_path.glob("flowbot-level-1-no-board-*.png"))
+
+
+def test_calibrate_and_check_on_the_real_screen(display, levels, tmp_path):
+    results = tmp_path / "results.jsonl"
+    game = start_game(levels, results)
+    try:
+        made = subprocess.run(
+            [sys.executable, "-m", "flowbot", "calibrate", "--name", "xvfb-game", "--folder", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        checked = subprocess.run(
+            [sys.executable, "-m", "flowbot", "calibrate", "--check",
+             "--picture", str(tmp_path / "seen.png")],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        stop_game(game)
+    assert made.returncode == 0, made.stdout + made.stderr
+    profile = json.loads((tmp_path / "xvfb-game.json").read_text())
+    assert profile["grid"] == {"rows": 5, "cols": 5} and profile["schema_version"] == 1
+    assert checked.returncode == 0 and "board 5x5, 4 colours" in checked.stdout
+    assert (tmp_path / "seen.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_calibrate_with_no_board_and_no_terminal_says_so(display, tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", "flowbot", "calibrate", "--name", "nothing", "--folder", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert completed.returncode == 8
+    assert "no terminal to ask" in completed.stderr
+    assert not (tmp_path / "nothing.json").exists()
+
+
+def test_scrape_the_real_game_into_a_pack(display, levels, tmp_path):
+    results = tmp_path / "results.jsonl"
+    game = start_game(levels, results)
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "flowbot", "scrape", "--out", str(tmp_path / "scraped"),
+             "--profile", "flowbot-game"],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    finally:
+        stop_game(game)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "saved 3, skipped 0, failed 0" in completed.stdout
+    assert "already saved came back (001.json)" in completed.stdout
+    assert sorted(path.name for path in (tmp_path / "scraped").iterdir()) == [
+        "001.json",
+        "002.json",
+        "003.json",
+        "pack.json",
+    ]

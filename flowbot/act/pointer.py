@@ -88,6 +88,16 @@ class PyAutoGuiPointer:
         self._gui.mouseUp()
 
 
+def mouse_position() -> tuple[int, int]:
+    """Where the real mouse pointer is, for calibrating by pointing."""
+    try:
+        import pyautogui
+    except Exception as error:  # no display reachable
+        raise PointerError(f"cannot read the mouse position: {error}") from error
+    x, y = pyautogui.position()
+    return int(x), int(y)
+
+
 def click(pointer: Pointer, x: float, y: float, hold: float = 0.05) -> None:
     """Move to (x, y), press, hold briefly (games read a click over a frame or two), release."""
     pointer.move(x, y)

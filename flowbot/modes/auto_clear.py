@@ -17,7 +17,7 @@ from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, click
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.read import Reading, read_puzzle
-from flowbot.capture.screen import Frame, Region, Screen
+from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Cell, Geometry, Puzzle
 from flowbot.progress import Progress
@@ -198,13 +198,8 @@ class AutoClear:
         bounds = getattr(self.pointer, "bounds", None)
         if self.region is not None or bounds is None:
             return
-        screen = self.screen_bounds = self.screen_bounds or bounds
-        width, height = geometry.xs[-1] - geometry.xs[0], geometry.ys[-1] - geometry.ys[0]
-        left = max(screen.left, int(geometry.xs[0] - width / 2))
-        top = max(screen.top, int(geometry.ys[0] - height / 2))
-        right = min(screen.left + screen.width, int(geometry.xs[-1] + width / 2))
-        bottom = min(screen.top + screen.height, int(geometry.ys[-1] + height / 2))
-        self.pointer.bounds = Region(left, top, right - left, bottom - top)
+        self.screen_bounds = self.screen_bounds or bounds
+        self.pointer.bounds = region_around(geometry.xs, geometry.ys, self.screen_bounds)
 
     def wait_for_board(
         self, previous: list[str] | None, first: bool

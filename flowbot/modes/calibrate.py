@@ -1,0 +1,206 @@
+"""`flowbot calibrate`: find a game window's board and buttons, save a profile, or show what flowbot sees."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+import cv2
+import numpy as np
+
+from flowbot.act.plan import PointerSettings
+from flowbot.capture.buttons import find_next_button
+from flowbot.capture.read import Reading, read_puzzle
+from flowbot.capture.screen import Frame, Region, Screen, region_around
+from flowbot.errors import CaptureError, FlowbotError
+from flowbot.profiles import Profile, check_name, save_profile
+
+Ask = Callable[[str], str]
+Position = Callable[[], tuple[int, int]]
+
+
+class CalibrationError(FlowbotError):
+    """No board could be found, automatically or by pointing."""
+
+    exit_code = 8
+
+
+def calibrate_automatically(
+    screen: Screen, name: str, region: Region | None, settings: PointerSettings
+) -> Profile:
+    """Find the board on screen, check it reads the same again within the window found, and make a profile."""
+    frame = screen.grab(region)
+    reading = _read(frame)
+    window = _window_around(reading, frame, region or frame.region)
+    again = _read(screen.grab(window))
+    if again.puzzle.size != reading.puzzle.size:
+        raise CalibrationError(
+            f"the board read {reading.puzzle.size} and then {again.puzzle.size}; is the game still moving?"
+        )
+    button = find_next_button(frame.pixels, reading.geometry)
+    next_button = (
+        (round(button.center[0] + frame.left), round(button.center[1] + frame.top)) if button else None
+    )
+    return Profile(
+        name, window, reading.puzzle.rows, reading.puzzle.cols, next_button, None, "dialog", settings
+    )
+
+
+def calibrate_by_pointing(
+    screen: Screen, name: str, settings: PointerSettings, ask: Ask, position: Position, out: TextIO
+) -> Profile:
+    """Ask the person to point at the board's corners (and the next-level button), then check the result."""
+    out.write("Automatic detection did not find the board; let's point at it.\n")
+    ask("Move the mouse over the TOP-LEFT corner of the board and press Enter ")
+    left, top = position()
+    ask("Move the mouse over the BOTTOM-RIGHT corner of the board and press Enter ")
+    right, bottom = position()
+    if right - left < 20 or bottom - top < 20:
+        raise CalibrationError(f"the corners ({left}, {top}) and ({right}, {bottom}) do not span a board")
+    size = ask("How many rows and columns does the board have (e.g. 7x7)? ").strip()
+    match = re.fullmatch(r"(\d+)\s*[xX]\s*(\d+)", size)
+    if not match:
+        raise CalibrationError(f"{size!r} is not ROWSxCOLS")
+    rows, cols = int(match.group(1)), int(match.group(2))
+    answer = ask(
+        "Move the mouse over the NEXT LEVEL button (when one shows) and press Enter, or type s to skip "
+    )
+    next_button = None if answer.strip().lower().startswith("s") else position()
+    margin = max(right - left, bottom - top) // 10
+    window = Region(left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin)
+    reading = _read(screen.grab(window))
+    if (reading.puzzle.rows, reading.puzzle.cols) != (rows, cols):
+        raise CalibrationError(
+            f"the area pointed at reads as a {reading.puzzle.size} board, not {rows}x{cols}; try again"
+        )
+    return Profile(name, window, rows, cols, next_button, None, "dialog", settings)
+
+
+def draw_check(frame: Frame, out_path: str) -> str:
+    """Save a picture of what flowbot sees on the frame; returns a one-line verdict."""
+    from flowbot.capture.overlay import encode_png
+    from flowbot.formats import atomic_write_bytes
+
+    picture = frame.pixels.copy()
+    try:
+        reading = read_puzzle(frame.pixels)
+    except CaptureError as error:
+        verdict = f"no board read: {error}"
+        _caption(picture, verdict, (0, 0, 255))
+        atomic_write_bytes(out_path, encode_png(picture))
+        return verdict
+    geometry, puzzle = reading.geometry, reading.puzzle
+    for x in geometry.xs:
+        cv2.line(
+            picture, (round(x), round(geometry.ys[0])), (round(x), round(geometry.ys[-1])), (255, 255, 255), 1
+        )
+    for y in geometry.ys:
+        cv2.line(
+            picture, (round(geometry.xs[0]), round(y)), (round(geometry.xs[-1]), round(y)), (255, 255, 255), 1
+        )
+    corner_a = (round(geometry.xs[0]), round(geometry.ys[0]))
+    corner_b = (round(geometry.xs[-1]), round(geometry.ys[-1]))
+    cv2.rectangle(picture, corner_a, corner_b, (0, 255, 0), 3)
+    scale = max(0.4, geometry.cell_size / 90)
+    for color, (first, second) in zip(puzzle.colors, puzzle.endpoints, strict=True):
+        for cell in (first, second):
+            x, y = geometry.center(cell)
+            cv2.circle(picture, (round(x), round(y)), round(geometry.cell_size * 0.38), (255, 255, 255), 2)
+            text = f"{color.label} {color.name or '?'}"
+            where = (round(x - geometry.cell_size * 0.45), round(y))
+            cv2.putText(
+                picture, text, where, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 2, cv2.LINE_AA
+            )
+    for row, col in puzzle.walls:
+        x, y = geometry.center((row, col))
+        cv2.drawMarker(
+            picture,
+            (round(x), round(y)),
+            (0, 0, 255),
+            cv2.MARKER_TILTED_CROSS,
+            round(geometry.cell_size / 3),
+            2,
+        )
+    button = find_next_button(frame.pixels, geometry)
+    if button is not None:
+        far_corner = (button.left + button.width, button.top + button.height)
+        cv2.rectangle(picture, (button.left, button.top), far_corner, (255, 0, 255), 4)
+    verdict = f"board {puzzle.size}, {len(puzzle.colors)} colours" + (
+        ", next-level button found" if button else ""
+    )
+    _caption(picture, verdict, (0, 255, 0))
+    atomic_write_bytes(out_path, encode_png(picture))
+    return verdict
+
+
+def run_calibrate(
+    *,
+    name: str | None,
+    check: bool,
+    picture: str,
+    manual: bool,
+    region: Region | None,
+    settings: PointerSettings,
+    folder: Path,
+    out: TextIO,
+) -> int:
+    """Make a profile (automatically, or by pointing when that fails), or with --check save the picture."""
+    from flowbot.capture.screen import MssScreen
+
+    screen = MssScreen()
+    try:
+        if check:
+            verdict = draw_check(screen.grab(region), picture)
+            out.write(f"{verdict}\npicture of what flowbot sees: {picture}\n")
+            return 0 if verdict.startswith("board") else CalibrationError.exit_code
+        if name is None:
+            raise CalibrationError("give the profile a name: flowbot calibrate --name NAME")
+        check_name(name)
+        profile = None
+        if not manual:
+            try:
+                profile = calibrate_automatically(screen, name, region, settings)
+            except FlowbotError as error:
+                if not sys.stdin.isatty():
+                    raise CalibrationError(
+                        f"automatic calibration failed ({error}) and there is no terminal to ask; "
+                        "run it in a terminal, or give --region"
+                    ) from None
+                out.write(f"automatic calibration failed: {error}\n")
+        if profile is None:
+            profile = calibrate_by_pointing(screen, name, settings, input, _mouse_position, out)
+    finally:
+        screen.close()
+    path = save_profile(profile, folder)
+    out.write(f"profile saved: {path} ({profile.rows}x{profile.cols} board in {profile.region})\n")
+    return 0
+
+
+def _read(frame: Frame) -> Reading:
+    """Read the board on a frame, or say why not."""
+    try:
+        return read_puzzle(frame.pixels)
+    except CaptureError as error:
+        raise CalibrationError(f"no board on screen: {error}") from None
+
+
+def _window_around(reading: Reading, frame: Frame, limit: Region) -> Region:
+    """The window to remember: the board on screen with room around it for the dialog."""
+    geometry = reading.geometry.shifted(frame.left, frame.top)
+    return region_around(geometry.xs, geometry.ys, limit)
+
+
+def _caption(picture: np.ndarray, text: str, colour: tuple[int, int, int]) -> None:
+    """Write a verdict at the top of the picture, on a dark band so it stays readable."""
+    cv2.rectangle(picture, (0, 0), (picture.shape[1], 34), (0, 0, 0), -1)
+    cv2.putText(picture, text, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2, cv2.LINE_AA)
+
+
+def _mouse_position() -> tuple[int, int]:
+    """Where the real mouse pointer is (pyautogui is imported only in the pointer adapter)."""
+    from flowbot.act.pointer import mouse_position
+
+    return mouse_position()
