@@ -108,17 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     auto.add_argument("--artifacts", default=".", metavar="DIR", help="where to save screenshots of failures")
     _add_pointer_options(auto)
 
-    game = commands.add_parser(
-        "game", help="play Flow in a window: the bundled packs or any folder of puzzles"
-    )
-    source = game.add_mutually_exclusive_group()
-    source.add_argument("--pack", default=None, metavar="NAME", help="a bundled pack (default: demo)")
-    source.add_argument(
-        "--folder", metavar="DIR", help="a folder of puzzle files, e.g. captured_puzzles/PACK"
-    )
-    game.add_argument("--results", metavar="FILE", help="append one JSON line per level shown")
-    game.add_argument("--size", default="540x960", metavar="WxH", help="window size in pixels")
-    game.add_argument("--interpolate", action="store_true", help="fill straight drags that skip cells")
+    # The game has its own options (packs, variants); everything after `game` goes to it.
+    game = commands.add_parser("game", help="play Flow in a window (see flowbot game --help)", add_help=False)
+    game.add_argument("game_args", nargs=argparse.REMAINDER)
 
     calibrate = commands.add_parser(
         "calibrate", help="make a profile for a game window, or check what flowbot sees"
@@ -149,16 +141,6 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true", help="end with one JSON line of figures")
     demo.add_argument("--record", metavar="FILE.gif", help="save a recording (default when headless)")
     return parser
-
-
-def _window_size(text: str) -> tuple[int, int]:
-    """'540x960' as (width, height), within what a screen can show."""
-    import re
-
-    match = re.fullmatch(r"(\d+)[xX](\d+)", text.strip())
-    if not match or not (200 <= int(match.group(1)) <= 4000 and 200 <= int(match.group(2)) <= 4000):
-        raise UsageError(f"--size {text!r}: expected WIDTHxHEIGHT between 200 and 4000 pixels")
-    return int(match.group(1)), int(match.group(2))
 
 
 def _add_pointer_options(parser: argparse.ArgumentParser) -> None:
@@ -203,6 +185,12 @@ def _profile(args: argparse.Namespace):
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Parse arguments and run the chosen mode; FlowbotError propagates to `main`."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["game"]:
+        # The game parses its own options: argparse would take a leading option such as --help.
+        from flowbot.game.app import main as game_main
+
+        return game_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(args.verbose)
@@ -275,14 +263,6 @@ def run(argv: Sequence[str] | None = None) -> int:
             out=sys.stdout,
             err=sys.stderr,
             profile=profile,
-        )
-    if args.command == "game":
-        from flowbot.game.app import levels_from, run_game
-
-        width, height = _window_size(args.size)
-        levels = levels_from(args.pack if args.pack or args.folder else "demo", args.folder)
-        return run_game(
-            levels=levels, results=args.results, size=(width, height), interpolate=args.interpolate
         )
     if args.command == "calibrate":
         from pathlib import Path

@@ -294,3 +294,19 @@ def test_unreadable_screenshot_exits_2_with_a_message(tmp_path, capsys):
     code, _, err = run_cli(["solve", shot], capsys)
     assert code == 2
     assert err.strip() == f"flowbot: {shot}: no board grid found (no evenly spaced grid lines)"
+
+
+def test_every_command_has_help_and_a_handler(capsys):
+    from flowbot.cli import build_parser
+
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.dest == "command").choices
+    for name in commands:
+        with pytest.raises(SystemExit) as caught:
+            main([name, "--help"])
+        assert caught.value.code == 0, name
+        assert "usage:" in capsys.readouterr().out, name
+    source = Path(__file__).resolve().parents[1] / "flowbot" / "cli.py"
+    handled = source.read_text()
+    for name in set(commands) - {"game"}:  # `game` is handed to the game's own parser before argparse
+        assert f'args.command == "{name}"' in handled, f"no handler for {name}"

@@ -12,19 +12,24 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from flowbot.display import DisplayError
-from flowbot.errors import FlowbotError
+from flowbot.errors import FlowbotError, UsageError
 from flowbot.game.controls import Controls
 from flowbot.game.layout import Layout
 from flowbot.game.packs import levels_from, list_packs
+from flowbot.game.render import Theme
 from flowbot.game.session import ResultsFile, Session
 from flowbot.model import Puzzle
+from flowbot.palette import PALETTES
 
 READY = "game ready"
 HIDDEN_DRIVERS = ("offscreen", "dummy")
+NEXT_LEVEL_DELAY = 0.4  # seconds a finished level stays up when there is no dialog
 
 
 class _StopRequest:
@@ -38,6 +43,16 @@ class _StopRequest:
         self.requested = True
 
 
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """Ways other Flow games differ, for testing the bot on games it was not written for."""
+
+    theme: Theme = field(default_factory=Theme)
+    dialog: bool = True  # False: the next level loads by itself once a level is complete
+    shift: bool = False  # the board moves on screen from one level to the next
+    sample_per_frame: bool = False  # read the pointer once per frame instead of every queued event
+
+
 def run_game(
     *,
     levels: list[Puzzle],
@@ -46,6 +61,7 @@ def run_game(
     fps: int = 60,
     interpolate: bool = False,
     title: str = "flowbot game",
+    variant: Variant | None = None,
 ) -> int:
     """Open a window and play the levels in order until it is closed; returns the exit status 0.
 
@@ -59,7 +75,7 @@ def run_game(
     # Installed before SDL starts: SDL keeps a handler it finds rather than putting in its own.
     previous = _install_handlers(stop)
     try:
-        _play(session, stop, size, fps, title)
+        _play(session, stop, size, fps, title, variant or Variant())
     finally:
         if sink is not None:
             sink.close()
@@ -67,8 +83,10 @@ def run_game(
     return 0
 
 
-def _play(session: Session, stop: _StopRequest, size: tuple[int, int], fps: int, title: str) -> None:
-    """The frame loop: every queued event in order, then a frame drawn and shown."""
+def _play(
+    session: Session, stop: _StopRequest, size: tuple[int, int], fps: int, title: str, variant: Variant
+) -> None:
+    """The frame loop: input (every queued event, or one sample a frame), then a frame drawn and shown."""
     import pygame
 
     from flowbot.game.render import Renderer
@@ -85,19 +103,40 @@ def _play(session: Session, stop: _StopRequest, size: tuple[int, int], fps: int,
         if pygame.display.get_driver() in HIDDEN_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
             raise DisplayError("no display to open the game window on (set DISPLAY, or run it under Xvfb)")
         pygame.display.set_caption(title)
-        renderer = Renderer()
+        renderer = Renderer(variant.theme)
         controls = Controls(session)
         clock = pygame.time.Clock()
+        completed_at: float | None = None
+        held = False
+
+        def offset() -> tuple[int, int]:
+            """Where the frame sits in the window: moved a little per level in the shifting variant."""
+            if not variant.shift:
+                return 0, 0
+            width, height = screen.get_size()
+            step = session.level % 5 - 2
+            return step * width // 30, -step * height // 40
 
         def draw() -> Layout:
             """Draw the session's current state and show it; the layout maps the next events."""
             # The display surface, asked for each frame: a resized window has a new one.
             surface = pygame.display.get_surface() or screen
-            drawn = renderer.draw(
-                surface, session.board, level=session.level, dialog=session.dialog(), back=session.index > 0
-            )
+            dialog = session.dialog() if variant.dialog else None
+            back = session.index > 0
+            if not variant.shift:
+                drawn = renderer.draw(surface, session.board, level=session.level, dialog=dialog, back=back)
+            else:
+                canvas = pygame.Surface(surface.get_size())
+                drawn = renderer.draw(canvas, session.board, level=session.level, dialog=dialog, back=back)
+                surface.fill((0, 0, 0))
+                surface.blit(canvas, offset())
             pygame.display.flip()
             return drawn
+
+        def local(x: int, y: int) -> tuple[int, int]:
+            """A window pixel in the drawn frame's own pixels."""
+            dx, dy = offset()
+            return x - dx, y - dy
 
         layout = draw()
         shown = True
@@ -106,18 +145,40 @@ def _play(session: Session, stop: _StopRequest, size: tuple[int, int], fps: int,
         while not stop.requested:
             # Every event in order: a stroke is only right if no motion between two cells is lost.
             for event in pygame.event.get():
-                if event.type == pygame.QUIT:
+                closing = event.type == pygame.QUIT
+                if event.type == pygame.KEYDOWN and not controls.key(pygame.key.name(event.key)):
+                    closing = True  # a key that quits (Esc, q)
+                if closing:
                     stop.requested = True
+                elif variant.sample_per_frame:
+                    continue  # the pointer is read once below, as games that poll it do
                 elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    controls.pointer_down(*event.pos, layout)
+                    controls.pointer_down(*local(*event.pos), layout)
                 elif event.type == pygame.MOUSEMOTION:
-                    controls.pointer_move(*event.pos, layout, held=bool(event.buttons[0]))
+                    controls.pointer_move(*local(*event.pos), layout, held=bool(event.buttons[0]))
                 elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
                     controls.pointer_up()
-                elif event.type == pygame.KEYDOWN and not controls.key(pygame.key.name(event.key)):
-                    stop.requested = True
+            if variant.sample_per_frame:
+                pressed = pygame.mouse.get_pressed()[0]
+                x, y = local(*pygame.mouse.get_pos())
+                if pressed and not held:
+                    controls.pointer_down(x, y, layout)
+                elif pressed:
+                    controls.pointer_move(x, y, layout, held=True)
+                elif held:
+                    controls.pointer_up()
+                held = pressed
             if stop.requested:
                 break
+            if not variant.dialog:
+                # No dialog: a finished level stays a moment, then the next one loads by itself.
+                if session.board.complete and not session.board.drawing:
+                    completed_at = completed_at or time.monotonic()
+                    if time.monotonic() - completed_at > NEXT_LEVEL_DELAY:
+                        session.next()
+                        completed_at = None
+                else:
+                    completed_at = None
             layout = draw()
             clock.tick(fps)
     finally:
@@ -167,7 +228,7 @@ def _positive_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The game's command line."""
-    parser = argparse.ArgumentParser(prog="python -m flowbot.game", description="Play Flow Free levels.")
+    parser = argparse.ArgumentParser(prog="flowbot game", description="Play Flow Free levels.")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--pack", metavar="NAME", help="a shipped pack (default demo; see --list-packs)")
     source.add_argument("--folder", metavar="DIR", help="a folder of puzzle files, played in name order")
@@ -177,7 +238,42 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fps", type=_positive_int, default=60, help="frames per second (default 60)")
     parser.add_argument("--interpolate", action="store_true", help="fill straight pointer jumps cell by cell")
     parser.add_argument("--title", default="flowbot game", help="window title")
+    looks = parser.add_argument_group("variants (imitate other Flow games)")
+    looks.add_argument(
+        "--line-color", type=_rgb, default=Theme().line_rgb, metavar="R,G,B", help="grid line colour"
+    )
+    looks.add_argument("--tiles", action="store_true", help="no grid lines: cells drawn as tiles with gaps")
+    looks.add_argument(
+        "--palette", choices=sorted(PALETTES), default="current", help="the colours of the dots"
+    )
+    looks.add_argument(
+        "--dot-size", type=float, default=0.35, metavar="F", help="dot radius, share of a cell"
+    )
+    looks.add_argument("--no-dialog", action="store_true", help="the next level loads at once, no dialog")
+    looks.add_argument("--shift", action="store_true", help="the board moves on screen after each level")
+    looks.add_argument(
+        "--sample-per-frame", action="store_true", help="read the pointer once per frame, not every event"
+    )
     return parser
+
+
+def _rgb(text: str) -> tuple[int, int, int]:
+    """'R,G,B' with each part 0-255."""
+    try:
+        red, green, blue = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected R,G,B, got {text!r}") from None
+    if not all(0 <= part <= 255 for part in (red, green, blue)):
+        raise argparse.ArgumentTypeError(f"colour parts must be 0-255, got {text!r}")
+    return red, green, blue
+
+
+def variant_from(args: argparse.Namespace) -> Variant:
+    """The game variant the command line asks for."""
+    if not 0.2 <= args.dot_size <= 0.48:
+        raise UsageError(f"--dot-size {args.dot_size}: dots are 0.2 to 0.48 of a cell in radius")
+    theme = Theme(line_rgb=args.line_color, tiles=args.tiles, palette=args.palette, dot_radius=args.dot_size)
+    return Variant(theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -195,6 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             fps=args.fps,
             interpolate=args.interpolate,
             title=args.title,
+            variant=variant_from(args),
         )
     except FlowbotError as error:
         print(f"flowbot game: {error}", file=sys.stderr)

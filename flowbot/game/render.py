@@ -11,7 +11,8 @@ import pygame
 
 from flowbot.game.board import GameBoard
 from flowbot.game.layout import Box, Dialog, Layout, RoundButton, compute_layout
-from flowbot.palette import display_rgb
+from flowbot.model import PALETTE
+from flowbot.palette import PALETTES
 
 RGB = tuple[int, int, int]
 
@@ -27,6 +28,8 @@ PIPE_WIDTH = 1 / 3  # of a cell
 # Cells under a pipe take its colour at 1/TINT brightness: at most 51 of 255, darker than any dot
 # the reader accepts (70), so a tinted cell is never read as an endpoint.
 TINT = 5
+TILE: RGB = (45, 45, 45)  # a cell drawn as a tile, in the tiles variant
+TILE_GAP = 2  # pixels of black between neighbouring tiles
 
 # Font heights in reference pixels (540x960 window); pygame's default font draws a little smaller.
 TITLE_FONT = 54
@@ -39,10 +42,22 @@ BUTTON_FONT = 36
 
 @dataclass(frozen=True, slots=True)
 class Theme:
-    """The colours of a pack: its grid lines and its title."""
+    """How a game draws: its grid lines (or tiles instead of lines), palette, dot size and title colour.
+
+    The variants imitate other Flow games, so the bot is tested on looks it was not written for.
+    """
 
     line_rgb: RGB = (70, 110, 70)
     title_rgb: RGB = (60, 200, 60)
+    tiles: bool = False  # no grid lines: each cell a dark tile, with black gaps between
+    palette: str = "current"  # a palette of flowbot.palette.PALETTES
+    dot_radius: float = DOT_RADIUS  # of a cell
+
+    def rgb(self, puzzle, color: int) -> RGB:
+        """A colour of the puzzle in this theme's palette (by its name, else by its rank)."""
+        name = puzzle.colors[color].name
+        index = PALETTE.index(name) if name in PALETTE else color % len(PALETTE)
+        return PALETTES[self.palette][index]
 
 
 class Renderer:
@@ -85,7 +100,7 @@ class Renderer:
         for color, pipe in enumerate(board.pipes):
             if len(pipe) < 2:
                 continue
-            red, green, blue = display_rgb(board.puzzle, color)
+            red, green, blue = self.theme.rgb(board.puzzle, color)
             tint = (red // TINT, green // TINT, blue // TINT)
             for row, col in pipe:
                 x, y = geometry.xs[col], geometry.ys[row]
@@ -96,6 +111,9 @@ class Renderer:
         xs, ys = layout.geometry.xs, layout.geometry.ys
         color = self.theme.line_rgb
         half = LINE_WIDTH // 2
+        if self.theme.tiles:
+            self._tiles(surface, layout, board)
+            return
         for row, col in board.puzzle.cells():
             left, right, top, bottom = int(xs[col]), int(xs[col + 1]), int(ys[row]), int(ys[row + 1])
             span_x = right - left + LINE_WIDTH
@@ -105,6 +123,17 @@ class Renderer:
             for x in (left, right):
                 surface.fill(color, pygame.Rect(x - half, top - half, LINE_WIDTH, span_y))
 
+    def _tiles(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
+        """Cells as tiles with black gaps, no lines; a tinted cell keeps its tint."""
+        xs, ys = layout.geometry.xs, layout.geometry.ys
+        tinted = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
+        for row, col in board.puzzle.cells():
+            if (row, col) in tinted:
+                continue
+            left, top = int(xs[col]) + TILE_GAP, int(ys[row]) + TILE_GAP
+            width, height = int(xs[col + 1]) - left - TILE_GAP, int(ys[row + 1]) - top - TILE_GAP
+            surface.fill(TILE, pygame.Rect(left, top, width, height))
+
     def _pipes(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw each pipe a third of a cell wide, with round joints at every cell it passes."""
         geometry = layout.geometry
@@ -112,7 +141,7 @@ class Renderer:
         for color, pipe in enumerate(board.pipes):
             if len(pipe) < 2:
                 continue
-            rgb = display_rgb(board.puzzle, color)
+            rgb = self.theme.rgb(board.puzzle, color)
             centres = [geometry.center(cell) for cell in pipe]
             for (x1, y1), (x2, y2) in pairwise(centres):
                 surface.fill(rgb, _segment(x1, y1, x2, y2, width))
@@ -124,9 +153,9 @@ class Renderer:
 
     def _dots(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw every endpoint as a filled, antialiased disc 0.7 of a cell across."""
-        radius = DOT_RADIUS * layout.cell
+        radius = self.theme.dot_radius * layout.cell
         for color, pair in enumerate(board.puzzle.endpoints):
-            rgb = display_rgb(board.puzzle, color)
+            rgb = self.theme.rgb(board.puzzle, color)
             for cell in pair:
                 pygame.draw.aacircle(surface, rgb, layout.geometry.center(cell), radius)
 
