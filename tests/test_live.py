@@ -42,13 +42,13 @@ def levels(tmp_path) -> Path:
     return folder
 
 
-def start_game(folder: Path, results: Path) -> subprocess.Popen:
+def start_game(folder: Path, results: Path, *options: str) -> subprocess.Popen:
     """The bundled game on a folder of levels, at the screen's top-left; returns once it is drawn."""
     env = {key: value for key, value in os.environ.items() if key != "SDL_VIDEODRIVER"}
     env["SDL_VIDEO_WINDOW_POS"] = "0,0"
     game = subprocess.Popen(
         [sys.executable, "-m", "flowbot", "game", "--folder", str(folder), "--results", str(results),
-         "--size", f"{WINDOW[0]}x{WINDOW[1]}"],
+         "--size", f"{WINDOW[0]}x{WINDOW[1]}", *options],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert game.stdout.readline().strip() == "game ready", game.stderr.read()
@@ -196,3 +196,34 @@ def test_scrape_the_real_game_into_a_pack(display, levels, tmp_path):
         "003.json",
         "pack.json",
     ]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("--tiles", "--palette", "legacy", "--dot-size", "0.3"),
+        ("--no-dialog", "--shift", "--line-color", "200,60,160"),
+        ("--sample-per-frame", "--palette", "muted"),
+    ],
+    ids=["tiles-legacy-small-dots", "no-dialog-moving-board", "one-sample-per-frame"],
+)
+def test_variants_of_the_game_are_cleared_with_safe_defaults(display, levels, tmp_path, options):
+    from flowbot.act.plan import PointerSettings
+    from flowbot.act.pointer import PyAutoGuiPointer
+    from flowbot.capture.screen import MssScreen
+    from flowbot.modes.auto_clear import AutoClear
+
+    results = tmp_path / "results.jsonl"
+    game = start_game(levels, results, *options)
+    screen = MssScreen()
+    try:
+        region = Region(0, 0, *WINDOW)
+        loop = AutoClear(
+            screen, PyAutoGuiPointer(region), PointerSettings(), region, count=3, artifacts=tmp_path
+        )
+        report = loop.run()
+    finally:
+        screen.close()
+        assert stop_game(game) == 0
+    assert report.cleared == 3, report.summary()
+    assert [record["solved"] for record in results_of(results)][:2] == [True, True]

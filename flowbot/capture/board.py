@@ -46,13 +46,13 @@ def find_board(frame: np.ndarray) -> Board:
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    masks = line_masks(frame)
-    lattice = find_lattice(masks)
-    if lattice is None:
-        raise CaptureError("no board grid found (no evenly spaced grid lines)")
-    closed = _closed_cells(masks, lattice)
-    if closed.sum() < 4:
-        raise CaptureError("no board grid found (grid lines do not close any cells)")
+    try:
+        lattice, closed = _cells(frame, dark=False)
+    except CaptureError as error:
+        try:  # no grid lines: maybe the cells are tiles with dark gaps between them
+            lattice, closed = _cells(frame, dark=True)
+        except CaptureError:
+            raise error from None
     rows = np.flatnonzero(closed.any(axis=1))
     cols = np.flatnonzero(closed.any(axis=0))
     top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
@@ -62,6 +62,18 @@ def find_board(frame: np.ndarray) -> Board:
         raise CaptureError(f"no board grid found (only a {geometry.rows}x{geometry.cols} grid)")
     holes = frozenset((int(row), int(col)) for row, col in zip(*np.nonzero(~inside), strict=True))
     return Board(geometry, holes)
+
+
+def _cells(frame: np.ndarray, dark: bool) -> tuple[Lattice, np.ndarray]:
+    """The lines, their lattice and the closed cells, from bright lines (or dark gaps)."""
+    masks = line_masks(frame, dark=dark)
+    lattice = find_lattice(masks)
+    if lattice is None:
+        raise CaptureError("no board grid found (no evenly spaced grid lines)")
+    closed = _closed_cells(masks, lattice)
+    if closed.sum() < 4:
+        raise CaptureError("no board grid found (grid lines do not close any cells)")
+    return lattice, closed
 
 
 def _closed_cells(masks: LineMasks, lattice: Lattice) -> np.ndarray:

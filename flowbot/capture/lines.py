@@ -11,6 +11,8 @@ import numpy as np
 # A ridge must stand this many levels (of 255) above what is around it to count as a line pixel;
 # JPEG noise stays below it, while a dim line over a bright glow can stand only ~15 above it.
 RIDGE_LEVEL = 14
+# Cells drawn as tiles are at least this bright (the black background is near 0).
+TILE_LEVEL = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,9 @@ class LineMasks:
     vertical_ridge: np.ndarray
     # The widest a line may be, in pixels: it grows with the frame, as lines do.
     widest: int
+    # Dark lines: the gaps between cells drawn as tiles, in games without grid lines.
+    dark: bool = False
+    level: np.ndarray | None = None  # (H, W) uint8 brightness, kept for tiled boards
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +54,12 @@ def brightness(frame: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(blue, green), red)
 
 
-def line_masks(frame: np.ndarray) -> LineMasks:
-    """Thin bright lines: what a top-hat keeps of structures thinner than a few pixels across them."""
+def line_masks(frame: np.ndarray, dark: bool = False) -> LineMasks:
+    """Thin bright lines: what a top-hat keeps of structures thinner than a few pixels across them.
+
+    With `dark`, thin dark lines instead (a black-hat): the gaps between tiles where a game draws
+    its cells as tiles and no grid lines.
+    """
     level = brightness(frame)
     height, width = level.shape
     # Lines are 1-5 px thick, endpoint discs and glows far wider; the kernel sits between.
@@ -61,10 +70,12 @@ def line_masks(frame: np.ndarray) -> LineMasks:
     inner = (slice(pad, pad + height), slice(pad, pad + width))
     across_rows = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
     across_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
-    horizontal = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_rows)[inner]
-    vertical = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_cols)[inner]
+    operation = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
+    horizontal = cv2.morphologyEx(padded, operation, across_rows)[inner]
+    vertical = cv2.morphologyEx(padded, operation, across_cols)[inner]
     widest = max(11, length // 2) | 1
-    return LineMasks(horizontal > RIDGE_LEVEL, vertical > RIDGE_LEVEL, horizontal, vertical, widest)
+    masks = (horizontal > RIDGE_LEVEL, vertical > RIDGE_LEVEL, horizontal, vertical, widest)
+    return LineMasks(*masks, dark=dark, level=level if dark else None)
 
 
 def _ridge_kernel(height: int, width: int) -> int:
@@ -90,7 +101,42 @@ def find_lattice(masks: LineMasks) -> Lattice | None:
         return None
     xs, virtual_x = _extend_to_edge(xs, width, masks.widest)
     ys, virtual_y = _extend_to_edge(ys, height, masks.widest)
+    if masks.dark and masks.level is not None:
+        xs, ys, virtual_x, virtual_y = _extend_over_tiles(masks.level, xs, ys, virtual_x, virtual_y)
     return Lattice(tuple(xs), tuple(ys), virtual_x, virtual_y)
+
+
+def _extend_over_tiles(level, xs, ys, virtual_x, virtual_y):
+    """Tiled boards have gaps only between tiles: the outer edges are where the tiles stop. Add an
+    outer line wherever a row or column of tiles lies beyond the last gap (marked as inferred)."""
+    inside = level[round(ys[0]) : round(ys[-1]), round(xs[0]) : round(xs[-1])]
+    tile = float(np.median(inside)) if inside.size else 0.0
+    if tile < TILE_LEVEL:
+        return xs, ys, virtual_x, virtual_y
+    xs, virtual_x = _extend_axis(level, xs, (round(ys[0]), round(ys[-1])), tile, virtual_x, axis=1)
+    ys, virtual_y = _extend_axis(level, ys, (round(xs[0]), round(xs[-1])), tile, virtual_y, axis=0)
+    return xs, ys, virtual_x, virtual_y
+
+
+def _extend_axis(level, lines, span, tile, virtual, axis):
+    """Extend `lines` by one step at either end where the strip beyond is as bright as the tiles."""
+    lines, virtual = list(lines), set(virtual)
+    step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    size = level.shape[axis]
+    for end in (0, -1):
+        outer = lines[end] + (-step if end == 0 else step)
+        low, high = sorted((round(lines[end]), round(outer)))
+        if low < 0 or high > size:
+            continue
+        strip = level[span[0] : span[1], low:high] if axis == 1 else level[low:high, span[0] : span[1]]
+        if strip.size and float(np.median(strip)) >= 0.6 * tile:
+            if end == 0:
+                lines.insert(0, outer)
+                virtual = {index + 1 for index in virtual} | {0}
+            else:
+                lines.append(outer)
+                virtual.add(len(lines) - 1)
+    return lines, frozenset(virtual)
 
 
 def _clip(value: float, size: int) -> int:

@@ -270,8 +270,10 @@ def _rgb(text: str) -> tuple[int, int, int]:
 
 def variant_from(args: argparse.Namespace) -> Variant:
     """The game variant the command line asks for."""
-    if not 0.2 <= args.dot_size <= 0.48:
-        raise UsageError(f"--dot-size {args.dot_size}: dots are 0.2 to 0.48 of a cell in radius")
+    # Below 0.3 a dot is hardly wider than a pipe (a third of a cell), and neither game nor reader
+    # could tell them apart.
+    if not 0.3 <= args.dot_size <= 0.48:
+        raise UsageError(f"--dot-size {args.dot_size}: dots are 0.3 to 0.48 of a cell in radius")
     theme = Theme(line_rgb=args.line_color, tiles=args.tiles, palette=args.palette, dot_radius=args.dot_size)
     return Variant(theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame)
 
