@@ -227,3 +227,23 @@ def test_variants_of_the_game_are_cleared_with_safe_defaults(display, levels, tm
         assert stop_game(game) == 0
     assert report.cleared == 3, report.summary()
     assert [record["solved"] for record in results_of(results)][:2] == [True, True]
+
+
+def test_fast_drags_fail_where_the_game_samples_once_per_frame(display, levels, tmp_path):
+    """The contrast that shows why the defaults are slow: too fast for a polling game, it drops cells."""
+    from flowbot.act.plan import PointerSettings
+    from flowbot.act.pointer import PyAutoGuiPointer
+    from flowbot.capture.screen import MssScreen
+    from flowbot.modes.auto_clear import AutoClear
+
+    game = start_game(levels, tmp_path / "results.jsonl", "--sample-per-frame")
+    screen = MssScreen()
+    try:
+        region = Region(0, 0, *WINDOW)
+        fast = PointerSettings(moves_per_cell=1, move_delay=0.001, release_pause=0, flow_pause=0, settle=False)
+        report = AutoClear(screen, PyAutoGuiPointer(region), fast, region, count=1, artifacts=tmp_path).run()
+    finally:
+        screen.close()
+        stop_game(game)
+    assert report.cleared == 0
+    assert "did not take it" in report.stopped and report.failure_image
