@@ -240,7 +240,9 @@ def test_fast_drags_fail_where_the_game_samples_once_per_frame(display, levels, 
     screen = MssScreen()
     try:
         region = Region(0, 0, *WINDOW)
-        fast = PointerSettings(moves_per_cell=1, move_delay=0.001, release_pause=0, flow_pause=0, settle=False)
+        fast = PointerSettings(
+            moves_per_cell=1, move_delay=0.001, release_pause=0, flow_pause=0, settle=False
+        )
         report = AutoClear(screen, PyAutoGuiPointer(region), fast, region, count=1, artifacts=tmp_path).run()
     finally:
         screen.close()
