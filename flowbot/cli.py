@@ -8,29 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from flowbot import __version__
+from flowbot.argtypes import positive_float, positive_int
 from flowbot.errors import FlowbotError, UsageError
-
-
-def _positive_float(text: str) -> float:
-    """An argparse type for a number of seconds greater than zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    """An argparse type for a count of at least one."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     solve.add_argument("--unique", action="store_true", help="also tell whether the solution is unique")
     solve.add_argument(
-        "--timeout", type=_positive_float, metavar="S", help="give up on a puzzle after S seconds"
+        "--timeout", type=positive_float, metavar="S", help="give up on a puzzle after S seconds"
     )
     solve.add_argument(
         "--overlay", metavar="FILE.png", help="with one screenshot: save it with the solution drawn over it"
@@ -60,14 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help="time the solver over puzzle files (default: the shared corpus)"
     )
     bench.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files; default: the corpus sets")
-    bench.add_argument("--repeat", type=_positive_int, default=3, help="runs per puzzle (median taken)")
+    bench.add_argument("--repeat", type=positive_int, default=3, help="runs per puzzle (median taken)")
     bench.add_argument(
         "--set",
         choices=("levels", "janko", "all", "screenshots", "generate"),
         default="levels",
         help="what to time when no PATH is given: solver corpus sets, screenshot reading, or generation",
     )
-    bench.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S", help="per-puzzle limit")
+    bench.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="per-puzzle limit")
     bench.add_argument(
         "--colors", choices=("binary", "one-hot"), default="binary", help="colour encoding to time"
     )
@@ -81,9 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate = commands.add_parser("generate", help="generate levels with one solution, rated by difficulty")
     generate.add_argument("--size", required=True, metavar="RxC", help="board size, e.g. 8x8 or 10x8")
     generate.add_argument(
-        "--colors", type=_positive_int, metavar="K", help="number of flows (default: typical)"
+        "--colors", type=positive_int, metavar="K", help="number of flows (default: typical)"
     )
-    generate.add_argument("--count", type=_positive_int, default=1, metavar="N", help="how many levels")
+    generate.add_argument("--count", type=positive_int, default=1, metavar="N", help="how many levels")
     generate.add_argument(
         "--seed", type=int, metavar="S", help="random seed (printed, so a run can be repeated)"
     )
@@ -98,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     auto = commands.add_parser("auto-clear", help="play the game on screen: read, solve, draw, next level")
     auto.add_argument(
-        "--count", type=_positive_int, metavar="N", help="levels to clear (default: until none comes)"
+        "--count", type=positive_int, metavar="N", help="levels to clear (default: until none comes)"
     )
     auto.add_argument(
         "--region", metavar="L,T,W,H", help="the game window's area on screen (default: all of it)"
@@ -126,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pointer_options(calibrate)
 
     scrape = commands.add_parser("scrape", help="save each level on screen as flowbot JSON, then move on")
-    scrape.add_argument("--count", type=_positive_int, metavar="N", help="levels to save (default: the pack)")
+    scrape.add_argument("--count", type=positive_int, metavar="N", help="levels to save (default: the pack)")
     scrape.add_argument("--pack", metavar="NAME", help="the pack's name: saves into captured_puzzles/NAME/")
     scrape.add_argument("--out", metavar="DIR", help="the folder to save into instead")
     scrape.add_argument("--keep-images", action="store_true", help="save each level's screenshot beside it")
@@ -137,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo", help="the bundled game played by the bot (a virtual display if needed)"
     )
-    demo.add_argument("--levels", type=_positive_int, metavar="N", help="levels to clear (default: the pack)")
+    demo.add_argument("--levels", type=positive_int, metavar="N", help="levels to clear (default: the pack)")
     demo.add_argument("--json", action="store_true", help="end with one JSON line of figures")
     demo.add_argument("--record", metavar="FILE.gif", help="save a recording (default when headless)")
     return parser
@@ -147,7 +126,7 @@ def _add_pointer_options(parser: argparse.ArgumentParser) -> None:
     """Pointer settings that make different games playable; unset ones come from the profile or the
     safe defaults."""
     group = parser.add_argument_group("pointer settings (default: the profile's, else safe for any game)")
-    group.add_argument("--moves-per-cell", type=_positive_int, metavar="N", help="points per cell step")
+    group.add_argument("--moves-per-cell", type=positive_int, metavar="N", help="points per cell step")
     group.add_argument(
         "--corners-only", action="store_true", default=None, help="move only at the path's corners"
     )
@@ -176,11 +155,16 @@ def _pointer_settings(args: argparse.Namespace, base):
     return replace(base, **changes)
 
 
-def _profile(args: argparse.Namespace):
-    """The profile named on the command line, or None."""
+def _game_settings(args: argparse.Namespace):
+    """(profile or None, pointer settings, region or None) from --profile, the pointer flags and --region."""
+    from flowbot.act.plan import PointerSettings
+    from flowbot.modes.auto_clear import parse_region
     from flowbot.profiles import load_profile
 
-    return load_profile(args.profile) if args.profile else None
+    profile = load_profile(args.profile) if args.profile else None
+    settings = _pointer_settings(args, profile.pointer if profile else PointerSettings())
+    region = parse_region(args.region) if args.region else None
+    return profile, settings, region
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -249,15 +233,14 @@ def run(argv: Sequence[str] | None = None) -> int:
 
         return run_rate(args.paths, as_json=args.json, out=sys.stdout, err=sys.stderr)
     if args.command == "auto-clear":
-        from flowbot.act.plan import PointerSettings
-        from flowbot.modes.auto_clear import parse_region, run_auto_clear
+        from flowbot.modes.auto_clear import run_auto_clear
 
-        profile = _profile(args)
+        profile, settings, region = _game_settings(args)
         return run_auto_clear(
             count=args.count,
-            region=parse_region(args.region) if args.region else None,
+            region=region,
             dry_run=args.dry_run,
-            settings=_pointer_settings(args, profile.pointer if profile else PointerSettings()),
+            settings=settings,
             artifacts=args.artifacts,
             as_json=args.json,
             out=sys.stdout,
@@ -267,27 +250,23 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.command == "calibrate":
         from pathlib import Path
 
-        from flowbot.act.plan import PointerSettings
-        from flowbot.modes.auto_clear import parse_region
         from flowbot.modes.calibrate import run_calibrate
 
-        profile = _profile(args)
+        profile, settings, region = _game_settings(args)
         return run_calibrate(
             name=args.name,
             check=args.check,
             picture=args.picture,
             manual=args.manual,
-            region=parse_region(args.region) if args.region else (profile.region if profile else None),
-            settings=_pointer_settings(args, profile.pointer if profile else PointerSettings()),
+            region=region or (profile.region if profile else None),
+            settings=settings,
             folder=Path(args.folder),
             out=sys.stdout,
         )
     if args.command == "scrape":
-        from flowbot.act.plan import PointerSettings
-        from flowbot.modes.auto_clear import parse_region
         from flowbot.modes.scrape import run_scrape
 
-        profile = _profile(args)
+        profile, settings, region = _game_settings(args)
         return run_scrape(
             count=args.count,
             out_dir=args.out,
@@ -295,8 +274,8 @@ def run(argv: Sequence[str] | None = None) -> int:
             profile=profile,
             keep_images=args.keep_images,
             resume=args.resume,
-            settings=_pointer_settings(args, profile.pointer if profile else PointerSettings()),
-            region=parse_region(args.region) if args.region else None,
+            settings=settings,
+            region=region,
             out=sys.stdout,
             err=sys.stderr,
         )

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flowbot.argtypes import positive_int
 from flowbot.display import DisplayError
 from flowbot.errors import FlowbotError, UsageError
 from flowbot.game.controls import Controls
@@ -215,17 +216,6 @@ def _window_size(text: str) -> tuple[int, int]:
     return size
 
 
-def _positive_int(text: str) -> int:
-    """An argparse type for a whole number of at least one."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The game's command line."""
     parser = argparse.ArgumentParser(prog="flowbot game", description="Play Flow Free levels.")
@@ -235,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--list-packs", action="store_true", help="print the shipped packs and exit")
     parser.add_argument("--results", metavar="FILE", help="append one JSON line per level played")
     parser.add_argument("--size", type=_window_size, default=(540, 960), metavar="WxH", help="window size")
-    parser.add_argument("--fps", type=_positive_int, default=60, help="frames per second (default 60)")
+    parser.add_argument("--fps", type=positive_int, default=60, help="frames per second (default 60)")
     parser.add_argument("--interpolate", action="store_true", help="fill straight pointer jumps cell by cell")
     parser.add_argument("--title", default="flowbot game", help="window title")
     looks = parser.add_argument_group("variants (imitate other Flow games)")
