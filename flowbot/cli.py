@@ -87,6 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
     auto.add_argument("--artifacts", default=".", metavar="DIR", help="where to save screenshots of failures")
     _add_pointer_options(auto)
 
+    play = commands.add_parser(
+        "play", help="play Flow in the terminal: a file, a screenshot, a folder or new levels"
+    )
+    play.add_argument(
+        "path", nargs="?", metavar="PATH", help="puzzle file, screenshot or folder (default: new levels)"
+    )
+    play.add_argument("--size", metavar="RxC", help="size of generated levels (default 7x7)")
+    play.add_argument("--seed", type=int, metavar="S", help="seed of generated levels")
+
     # The game has its own options (packs, variants); everything after `game` goes to it.
     game = commands.add_parser("game", help="play Flow in a window (see flowbot game --help)", add_help=False)
     game.add_argument("game_args", nargs=argparse.REMAINDER)
@@ -279,6 +288,10 @@ def run(argv: Sequence[str] | None = None) -> int:
             out=sys.stdout,
             err=sys.stderr,
         )
+    if args.command == "play":
+        from flowbot.play import run_play
+
+        return run_play(args.path, size=args.size, seed=args.seed)
     if args.command == "demo":
         from flowbot.modes.demo import run_demo
 
