@@ -96,6 +96,30 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--size", metavar="RxC", help="size of generated levels (default 7x7)")
     play.add_argument("--seed", type=int, metavar="S", help="seed of generated levels")
 
+    numbermatch = commands.add_parser(
+        "numbermatch",
+        help="solve Number Match boards: moves to replay on the phone, or a proof that none wins",
+        description=(
+            "Text boards: one row per line, up to 9 slots of digits 1-9 and '.' or '0' for a cleared slot; "
+            "several boards in one file are separated by blank lines; '#' starts a comment. JSON boards: a "
+            'list of rows (strings, or lists of digits with 0 or null), {"rows": [...]}, or a list of boards.'
+        ),
+    )
+    numbermatch.add_argument("paths", nargs="+", metavar="FILE", help="board files (text or JSON)")
+    numbermatch.add_argument(
+        "--adds", type=int, choices=range(10), default=4, metavar="N",
+        help="how many times 'add numbers' may be used, 0-9 (default 4; 5 in some versions)",
+    )  # fmt: skip
+    numbermatch.add_argument("--json", action="store_true", help="one JSON object per board per line")
+    numbermatch.add_argument("--best", action="store_true", help="the highest score instead of any win")
+    numbermatch.add_argument(
+        "--timeout", type=positive_float, default=10.0, metavar="S", help="seconds per board"
+    )
+    numbermatch.add_argument(
+        "--no-wrap", action="store_true", help="a row's end does not run on to the next row"
+    )
+    numbermatch.add_argument("--no-diagonals", action="store_true", help="digits on a diagonal do not pair")
+
     # The game has its own options (packs, variants); everything after `game` goes to it.
     game = commands.add_parser("game", help="play Flow in a window (see flowbot game --help)", add_help=False)
     game.add_argument("game_args", nargs=argparse.REMAINDER)
@@ -292,6 +316,22 @@ def run(argv: Sequence[str] | None = None) -> int:
         from flowbot.play import run_play
 
         return run_play(args.path, size=args.size, seed=args.seed)
+    if args.command == "numbermatch":
+        from flowbot.numbermatch.cli import run_numbermatch
+        from flowbot.render import terminal_colors
+
+        return run_numbermatch(
+            args.paths,
+            adds=args.adds,
+            as_json=args.json,
+            best=args.best,
+            timeout=args.timeout,
+            out=sys.stdout,
+            err=sys.stderr,
+            colors=terminal_colors(sys.stdout) > 0,
+            wrap=not args.no_wrap,
+            diagonals=not args.no_diagonals,
+        )
     if args.command == "demo":
         from flowbot.modes.demo import run_demo
 
