@@ -233,6 +233,15 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 # --- reading files ---------------------------------------------------------------------------------
 
 
+def read_text_file(path: str | os.PathLike[str]) -> str:
+    """A text file's content; missing, empty, binary and non-UTF-8 files raise InputFileError by name."""
+    name = os.fsdecode(path)
+    data = _read_bytes(path, name)
+    if not data:
+        raise InputFileError(f"{name}: file is empty")
+    return _decode(data, name)
+
+
 def _read_bytes(path: str | os.PathLike[str], name: str) -> bytes:
     """The bytes of a file, with missing, directory and unreadable files reported as InputFileError."""
     if Path(path).is_dir():

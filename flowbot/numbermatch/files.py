@@ -15,19 +15,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from flowbot.errors import InputFileError
+from flowbot.formats import read_text_file
 from flowbot.numbermatch.board import Cells, make_board
 from flowbot.numbermatch.errors import NumberMatchInputError
 from flowbot.numbermatch.rules import DEFAULT_RULES, Rules
 
-# Far above any real board file; stops us reading a video by mistake.
-MAX_FILE_BYTES = 16 * 1024 * 1024
-
 _SLOTS = {".": 0, **{str(digit): digit for digit in range(10)}}
-_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,32 +86,10 @@ def parse_row(text: str, width: int) -> list[int]:
 
 def _read_text(path: str | os.PathLike[str], name: str) -> str:
     """A file's text, with missing, empty, binary and non-UTF-8 files reported by name."""
-    if os.path.isdir(path):
-        raise NumberMatchInputError(f"{name}: is a directory, not a file")
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise NumberMatchInputError(f"{name}: no such file") from None
-    except OSError as error:
-        raise NumberMatchInputError(f"{name}: cannot read: {error.strerror or error}") from None
-    if not data:
-        raise NumberMatchInputError(f"{name}: file is empty")
-    if len(data) > MAX_FILE_BYTES:
-        megabytes = MAX_FILE_BYTES // (1024 * 1024)
-        raise NumberMatchInputError(f"{name}: larger than {megabytes} MB, not a board file")
-    control = _CONTROL_BYTES.search(data)
-    if control is not None:
-        offset = control.start()
-        raise NumberMatchInputError(
-            f"{name}: not a text file (control byte 0x{data[offset]:02x} at offset {offset})"
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise NumberMatchInputError(
-            f"{name}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})"
-        ) from None
+        return read_text_file(path)
+    except InputFileError as error:
+        raise NumberMatchInputError(str(error)) from None
 
 
 def _board_cells(rows: Sequence[list[int]], names: Sequence[str], width: int) -> Cells:
