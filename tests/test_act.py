@@ -142,3 +142,12 @@ def test_next_level_near_a_small_board_on_a_wide_screen():
     assert find_next_button(wide) is None  # relative to the whole screen the buttons are too small
     board = Geometry(tuple(720 + 100 * i for i in range(6)), tuple(250 + 100 * i for i in range(6)))
     assert find_next_button(wide, board).center == pytest.approx((970, 540), abs=3)
+
+
+def test_no_display_is_a_display_error(monkeypatch):
+    from flowbot.capture.screen import MssScreen
+    from flowbot.display import DisplayError
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(DisplayError, match="cannot open the screen"):
+        MssScreen()

@@ -8,6 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
+from flowbot.display import DisplayError
 from flowbot.errors import CaptureError
 
 
@@ -68,7 +69,7 @@ class MssScreen:
         try:
             self._mss = mss.MSS()
         except mss.ScreenShotError as error:
-            raise CaptureError(f"cannot open the screen for capture: {error}") from error
+            raise DisplayError(f"cannot open the screen for capture: {error}") from error
         monitors = self._mss.monitors
         if not 0 <= monitor < len(monitors):
             raise CaptureError(f"monitor {monitor} does not exist (there are {len(monitors) - 1})")
