@@ -210,3 +210,15 @@ def test_colour_names_match_the_manifest(image):
         pytest.skip("../shared/screenshots is not present")
     (entry,) = read_entries(SHARED / "screenshots" / image)
     assert {color.label: color.name for color in entry.puzzle.colors} == MANIFEST_NAMES[image]
+
+
+def test_a_toolbar_near_the_frame_edge_is_not_a_board_row():
+    # A small frame: the board starts 36 px down, above it a toolbar whose separators sit on the
+    # grid's columns; the frame edge lies 8 px above the toolbar's bottom line.
+    puzzle = snake_board(random.Random(5), 8, 8, max_walls=0)
+    frame = draw_board(puzzle, cell=28, margin=(20, 36), hud=False)
+    for col in range(puzzle.cols + 1):
+        frame[12:34, 20 + col * 28 - 1 : 20 + col * 28 + 1] = (70, 110, 70)
+    frame[12, 20 : 20 + 28 * puzzle.cols] = (70, 110, 70)
+    reading = read_puzzle(frame)
+    assert reading.puzzle.to_rows() == canonical(puzzle.to_rows())

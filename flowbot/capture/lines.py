@@ -220,17 +220,20 @@ def _grow(chain: list[float], positions: list[float]) -> list[float]:
 def _extend_to_edge(lines: list[float], size: int, widest: int) -> tuple[list[float], frozenset[int]]:
     """Add an outer line lost at the frame edge (touching it, or cropped off), marking it as inferred."""
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    # "At the edge" means within a line's width of it, and never more than a quarter of a cell:
+    # on a small frame a line's width is much of a cell, and a HUD row would pass for one.
+    near = min(widest, 0.25 * step)
     virtual = set()
     # The next line would fall within a line's width of the edge, or just past it.
-    if -0.15 * step <= lines[0] - step <= widest:
+    if -0.15 * step <= lines[0] - step <= near:
         lines = [lines[0] - step, *lines]
         virtual.add(0)
-    if size - 1 - widest <= lines[-1] + step <= size - 1 + 0.15 * step:
+    if size - 1 - near <= lines[-1] + step <= size - 1 + 0.15 * step:
         lines = [*lines, lines[-1] + step]
         virtual.add(len(lines) - 1)
     # A line that touches the edge may be shown only in part (a crop through it): take it as drawn.
-    if lines[0] <= widest / 2:
+    if lines[0] <= near / 2:
         virtual.add(0)
-    if lines[-1] >= size - 1 - widest / 2:
+    if lines[-1] >= size - 1 - near / 2:
         virtual.add(len(lines) - 1)
     return lines, frozenset(virtual)
