@@ -12,9 +12,11 @@ from flowbot.palette import display_rgb
 RESET = "\x1b[0m"
 PLAIN, BASIC, XTERM_256, TRUECOLOR = 0, 8, 256, 1 << 24
 
-# The eight basic ANSI colours, for terminals that know no more.
-_BASIC_RGB = ((0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
-              (0, 205, 205), (229, 229, 229))  # fmt: skip
+# The eight basic ANSI colours in their standard order (black ... white), as xterm draws them.
+BASIC_RGB = ((0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+             (0, 205, 205), (229, 229, 229))  # fmt: skip
+# The six levels of each channel in the xterm 6x6x6 cube (colours 16-231).
+CUBE_STEPS = (0, 95, 135, 175, 215, 255)
 
 
 def terminal_colors(stream: TextIO, environ: Mapping[str, str] | None = None) -> int:
@@ -49,16 +51,26 @@ def background(rgb: tuple[int, int, int], colors: int) -> str:
     if colors >= TRUECOLOR:
         return f"\x1b[48;2;{r};{g};{b}m"
     if colors >= XTERM_256:
-        return f"\x1b[48;5;{_xterm_index(rgb)}m"
-    nearest = min(range(8), key=lambda i: sum((a - c) ** 2 for a, c in zip(rgb, _BASIC_RGB[i], strict=True)))
-    return f"\x1b[{40 + nearest}m"
+        return f"\x1b[48;5;{cube_index(rgb)}m"
+    return f"\x1b[{40 + basic_index(rgb)}m"
 
 
-def _xterm_index(rgb: tuple[int, int, int]) -> int:
+def cube_levels(rgb: tuple[int, int, int]) -> list[int]:
+    """The nearest level (0-5) of each channel in the xterm 6x6x6 cube."""
+    return [min(range(6), key=lambda i, v=value: abs(CUBE_STEPS[i] - v)) for value in rgb]
+
+
+def cube_index(rgb: tuple[int, int, int]) -> int:
     """The nearest colour of the xterm 6x6x6 cube (indices 16-231)."""
-    steps = [0, 95, 135, 175, 215, 255]
-    levels = [min(range(6), key=lambda i, v=value: abs(steps[i] - v)) for value in rgb]
-    return 16 + 36 * levels[0] + 6 * levels[1] + levels[2]
+    red, green, blue = cube_levels(rgb)
+    return 16 + 36 * red + 6 * green + blue
+
+
+def basic_index(rgb: tuple[int, int, int]) -> int:
+    """The nearest of the eight basic colours (0 black ... 7 white)."""
+    return min(
+        range(len(BASIC_RGB)), key=lambda i: sum((a - c) ** 2 for a, c in zip(rgb, BASIC_RGB[i], strict=True))
+    )
 
 
 def _render(puzzle: Puzzle, rows: list[str], colors: int) -> str:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flowbot.render import BASIC, PLAIN, TRUECOLOR, XTERM_256
+from flowbot.render import (
+    BASIC,
+    CUBE_STEPS,
+    PLAIN,
+    TRUECOLOR,
+    XTERM_256,
+    basic_index,
+    cube_index,
+    cube_levels,
+)
 
 Rgb = tuple[int, int, int]
-
-# The eight basic ANSI colours in curses order (COLOR_BLACK ... COLOR_WHITE), as xterm draws them.
-BASIC_RGB: tuple[Rgb, ...] = (
-    (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
-    (229, 229, 229),
-)  # fmt: skip
-
-# The six levels of each channel in the xterm 6x6x6 cube (colours 16-231).
-_CUBE_STEPS = (0, 95, 135, 175, 215, 255)
 
 
 def color_depth(environ: Mapping[str, str], *, has_colors: bool, colors: int) -> int:
@@ -47,20 +47,14 @@ def color_number(rgb: Rgb, depth: int) -> int:
 
 def xterm_index(rgb: Rgb) -> int:
     """The nearest of the xterm 256 colours that do not depend on the theme: the cube or the grey ramp."""
-    levels = [min(range(6), key=lambda i, v=value: abs(_CUBE_STEPS[i] - v)) for value in rgb]
-    cube = 16 + 36 * levels[0] + 6 * levels[1] + levels[2]
-    cube_rgb = tuple(_CUBE_STEPS[level] for level in levels)
+    cube = cube_index(rgb)
+    cube_rgb = tuple(CUBE_STEPS[level] for level in cube_levels(rgb))
     # Greys 232-255 run from 8 to 238 in steps of 10; a grey (the game's grey, white) may sit closer there.
     grey_level = max(0, min(23, round((sum(rgb) / 3 - 8) / 10)))
     grey = 8 + 10 * grey_level
     if _distance(rgb, (grey, grey, grey)) < _distance(rgb, cube_rgb):
         return 232 + grey_level
     return cube
-
-
-def basic_index(rgb: Rgb) -> int:
-    """The nearest of the eight basic colours (0 black ... 7 white)."""
-    return min(range(len(BASIC_RGB)), key=lambda i: _distance(rgb, BASIC_RGB[i]))
 
 
 def ink_for(rgb: Rgb) -> Rgb:
