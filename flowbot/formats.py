@@ -299,16 +299,21 @@ def _kind(value: object) -> str:
 # --- JSON formats ----------------------------------------------------------------------------------
 
 
-def _parse_json_text(text: str, label: str, name: str | None) -> list[Loaded]:
-    """Decode a JSON file and read it as flowbot JSON (an object) or rows-json (a list)."""
+def decode_json(text: str, label: str) -> object:
+    """Parse JSON text; FormatError names `label` and where the text stops being JSON."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise FormatError(
             f"{label}: invalid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
         ) from None
     except RecursionError:
         raise FormatError(f"{label}: invalid JSON: nested too deeply") from None
+
+
+def _parse_json_text(text: str, label: str, name: str | None) -> list[Loaded]:
+    """Decode a JSON file and read it as flowbot JSON (an object) or rows-json (a list)."""
+    data = decode_json(text, label)
     if isinstance(data, dict):
         source = Source(kind="file", path=name, index=0, format="flowbot-json")
         entries = _single(label, source, lambda: _json_puzzle(data, source))

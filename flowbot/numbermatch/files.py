@@ -13,13 +13,12 @@ entry with its error, so the other boards are still solved.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from flowbot.errors import InputFileError
-from flowbot.formats import read_text_file
+from flowbot.errors import FormatError, InputFileError
+from flowbot.formats import decode_json, read_text_file
 from flowbot.numbermatch.board import Cells, make_board
 from flowbot.numbermatch.errors import NumberMatchInputError
 from flowbot.numbermatch.rules import DEFAULT_RULES, Rules
@@ -153,13 +152,9 @@ def _text_entry(block: list[tuple[int, str]], name: str, index: int, count: int,
 def _json_boards(text: str, name: str, rules: Rules) -> list[BoardEntry]:
     """One board or a list of boards, each a list of rows or {"rows": [...]}."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise NumberMatchInputError(
-            f"{name}: invalid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        ) from None
-    except RecursionError:
-        raise NumberMatchInputError(f"{name}: invalid JSON: nested too deeply") from None
+        data = decode_json(text, name)
+    except FormatError as error:
+        raise NumberMatchInputError(str(error)) from None
     if not isinstance(data, list | dict):
         raise NumberMatchInputError(f"{name}: expected a JSON list or object, got {type(data).__name__}")
     if isinstance(data, list) and not data:
