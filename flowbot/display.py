@@ -73,15 +73,23 @@ class VirtualDisplay:
                 os.environ[key] = value
         self._saved.clear()
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+            end_process(self.process, timeout=5)
             self.process = None
         if self._folder is not None:
             self._folder.cleanup()
             self._folder = None
+
+
+def end_process(process: subprocess.Popen, timeout: float = 10.0) -> None:
+    """Ask a child process to stop (SIGTERM), and kill it if it has not within `timeout` seconds."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _add_cookie(authority: Path, number: int) -> None:

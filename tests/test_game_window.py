@@ -31,40 +31,12 @@ TITLE = "flowbot game under test"
 
 
 @pytest.fixture(scope="module")
-def display(tmp_path_factory) -> Iterator[str]:
-    """An Xvfb server on the first free display number from :90, stopped when the module is done."""
-    for number in range(90, 100):
-        socket = Path(f"/tmp/.X11-unix/X{number}")
-        if socket.exists() or Path(f"/tmp/.X{number}-lock").exists():
-            continue
-        server = subprocess.Popen(
-            ["Xvfb", f":{number}", "-screen", "0", "1280x1024x24", "-noreset", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 5
-        while not socket.exists() and server.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if socket.exists() and server.poll() is None:
-            break
-        server.kill()  # another server took the number first: try the next one
-        server.wait()
-    else:
-        pytest.skip("no free X display number from :90 to :99")
-    # python-xlib insists on an Xauthority file, even an empty one (Xvfb asks for no cookie).
-    authority = tmp_path_factory.mktemp("x") / "Xauthority"
-    authority.touch()
-    try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv("XAUTHORITY", str(authority))
-            yield f":{number}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+def display() -> Iterator[str]:
+    """A virtual screen (flowbot's own Xvfb helper), stopped when the module is done."""
+    from flowbot.display import VirtualDisplay
+
+    with VirtualDisplay(1280, 1024) as screen:
+        yield screen.name
 
 
 class Game:

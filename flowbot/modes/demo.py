@@ -17,6 +17,7 @@ import numpy as np
 
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
+from flowbot.display import end_process
 from flowbot.errors import FlowbotError
 from flowbot.progress import Progress
 
@@ -48,7 +49,7 @@ def run_demo(*, levels: int | None, as_json: bool, record: str | None, out: Text
         try:
             report, frames = _play(levels, err, record is not None, headless)
         finally:
-            _stop_game(game)
+            end_process(game)  # the game writes its results on the way out
         solved = _solved_by_game(results)
     seconds = time.perf_counter() - started
     wanted = levels if levels is not None else len(report.levels)
@@ -83,7 +84,7 @@ def _start_game(results: Path, levels: int | None) -> subprocess.Popen:
     game = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = _read_line(game, timeout=30)
     if line.strip() != "game ready":
-        _stop_game(game)
+        end_process(game)
         problem = (game.stderr.read() if game.stderr else "").strip().splitlines()
         raise DemoError(
             f"the bundled game did not start: {problem[-1] if problem else line.strip() or 'no output'}"
@@ -98,17 +99,6 @@ def _read_line(process: subprocess.Popen, timeout: float) -> str:
     reader.start()
     reader.join(timeout)
     return lines[0] if lines else ""
-
-
-def _stop_game(game: subprocess.Popen) -> None:
-    """Ask the game to close (it writes its results on the way out), and make sure it does."""
-    if game.poll() is None:
-        game.terminate()
-        try:
-            game.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            game.kill()
-            game.wait()
 
 
 def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):
