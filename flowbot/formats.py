@@ -201,6 +201,18 @@ def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
     atomic_write_text(path, format_text_grid(puzzle))
 
 
+def make_folder(path: str | os.PathLike[str]) -> Path:
+    """Create a folder to write into (and its parents) if needed; OutputFileError names it when that fails."""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputFileError(
+            f"{os.fsdecode(path)}: cannot create folder: {error.strerror or error}"
+        ) from error
+    return folder
+
+
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write UTF-8 text (newlines as LF) atomically: see `atomic_write_bytes`."""
     atomic_write_bytes(path, text.encode("utf-8"))

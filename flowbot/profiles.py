@@ -108,9 +108,9 @@ def profile_from_json(data: object) -> Profile:
 
 def save_profile(profile: Profile, folder: Path = Path("calibration")) -> Path:
     """Write calibration/NAME.json atomically; returns the path."""
-    from flowbot.formats import atomic_write_text
+    from flowbot.formats import atomic_write_text, make_folder
 
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     path = folder / f"{check_name(profile.name)}.json"
     atomic_write_text(path, json.dumps(profile.to_json(), indent=2) + "\n")
     return path

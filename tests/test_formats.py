@@ -623,3 +623,13 @@ def test_corpus_ksavill(corpus):
     assert Counter(puzzle.size for puzzle in puzzles) == {
         "5x5": 13, "7x7": 3, "8x8": 2, "9x9": 2, "10x10": 1, "15x15": 1,
     }  # fmt: skip
+
+
+def test_a_folder_that_cannot_be_made_is_an_output_error(tmp_path):
+    from flowbot.formats import make_folder
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(OutputFileError, match=r"file/sub: cannot create folder"):
+        make_folder(blocker / "sub")
+    assert make_folder(tmp_path / "a" / "b").is_dir()

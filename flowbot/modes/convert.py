@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import FlowbotError, OutputFileError
-from flowbot.formats import write_puzzle_json, write_text_grid
+from flowbot.formats import make_folder, write_puzzle_json, write_text_grid
 from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, Outcome, load_all
 
 SUFFIX = {"json": ".json", "grid": ".txt"}
@@ -28,11 +28,7 @@ def run_convert(
 
     With `images_only` (`flowbot read`), inputs that are not screenshots are refused one by one.
     """
-    folder = Path(out_dir)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OutputFileError(f"{out_dir}: cannot create folder: {error.strerror or error}") from error
+    folder = make_folder(out_dir)
     loaded = load_all(paths)
     per_file: dict[str, int] = {}
     for outcome in loaded:

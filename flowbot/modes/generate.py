@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import OutputFileError, UsageError
-from flowbot.formats import write_puzzle_json
+from flowbot.formats import make_folder, write_puzzle_json
 from flowbot.generate.levels import Level, make_level
 from flowbot.generate.lines import check_size, default_colors
 from flowbot.model import Source
@@ -49,7 +49,7 @@ def run_generate(
     rows, cols = parse_size(size)
     check_size(rows, cols, colors)
     seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
-    folder = _prepare(out_dir)
+    folder = make_folder(out_dir) if out_dir is not None else None
     progress = Progress(count, "generating", err)
     for index in range(count):
         rng = level_rng(seed, index)
@@ -66,18 +66,6 @@ def run_generate(
         progress.advance(f"#{index + 1}")
     progress.close()
     return 0
-
-
-def _prepare(out_dir: str | None) -> Path | None:
-    """The output folder, created if needed."""
-    if out_dir is None:
-        return None
-    folder = Path(out_dir)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OutputFileError(f"{out_dir}: cannot create folder: {error.strerror or error}") from error
-    return folder
 
 
 def _save(level: Level, path: Path, force: bool) -> None:

@@ -12,7 +12,13 @@ from flowbot.act.plan import PointerSettings
 from flowbot.capture.read import Reading
 from flowbot.capture.screen import Frame, Region
 from flowbot.errors import FlowbotError, OutputFileError, UsageError
-from flowbot.formats import atomic_write_bytes, atomic_write_text, load_puzzles, write_puzzle_json
+from flowbot.formats import (
+    atomic_write_bytes,
+    atomic_write_text,
+    load_puzzles,
+    make_folder,
+    write_puzzle_json,
+)
 from flowbot.model import Source
 from flowbot.modes.auto_clear import AutoClear, AutoClearError, Report
 from flowbot.progress import Progress
@@ -71,10 +77,7 @@ class PackFolder:
             puzzle = load_puzzles(level)[0]
             folder.known[tuple(puzzle.to_rows())] = level.name
         folder.next_number = int(levels[-1].stem) + 1 if levels else 1
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise OutputFileError(f"{path}: cannot create folder: {error.strerror or error}") from error
+        make_folder(path)
         if not manifest.exists():
             record = {
                 "schema_version": PACK_SCHEMA_VERSION,
