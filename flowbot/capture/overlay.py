@@ -23,11 +23,7 @@ def draw_overlay(
     picture = frame.copy()
     size = geometry.cell_size
     # The grid as read: a thin outline makes a misplaced or missized board obvious at a glance.
-    line = max(1, round(size / 40))
-    for x in geometry.xs:
-        cv2.line(picture, _point(x, geometry.ys[0]), _point(x, geometry.ys[-1]), OUTLINE, line, cv2.LINE_AA)
-    for y in geometry.ys:
-        cv2.line(picture, _point(geometry.xs[0], y), _point(geometry.xs[-1], y), OUTLINE, line, cv2.LINE_AA)
+    draw_grid(picture, geometry, OUTLINE, max(1, round(size / 40)))
     if solution is None:
         return picture
     pipe = max(2, round(size / 3))
@@ -39,6 +35,17 @@ def draw_overlay(
         for end in (path[0], path[-1]):
             cv2.circle(picture, _point(*geometry.center(end)), round(0.35 * size), colour, -1, cv2.LINE_AA)
     return picture
+
+
+def draw_grid(picture: np.ndarray, geometry: Geometry, colour: tuple[int, int, int], width: int) -> None:
+    """Draw every grid line of `geometry` onto the picture, in place.
+
+    picture : (H, W, 3) uint8 ndarray, BGR
+    """
+    for x in geometry.xs:
+        cv2.line(picture, _point(x, geometry.ys[0]), _point(x, geometry.ys[-1]), colour, width, cv2.LINE_AA)
+    for y in geometry.ys:
+        cv2.line(picture, _point(geometry.xs[0], y), _point(geometry.xs[-1], y), colour, width, cv2.LINE_AA)
 
 
 def encode_png(frame: np.ndarray) -> bytes:

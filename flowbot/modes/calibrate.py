@@ -81,7 +81,7 @@ def calibrate_by_pointing(
 
 def draw_check(frame: Frame, out_path: str) -> str:
     """Save a picture of what flowbot sees on the frame; returns a one-line verdict."""
-    from flowbot.capture.overlay import encode_png
+    from flowbot.capture.overlay import draw_grid, encode_png
     from flowbot.formats import atomic_write_bytes
 
     picture = frame.pixels.copy()
@@ -93,14 +93,7 @@ def draw_check(frame: Frame, out_path: str) -> str:
         atomic_write_bytes(out_path, encode_png(picture))
         return verdict
     geometry, puzzle = reading.geometry, reading.puzzle
-    for x in geometry.xs:
-        cv2.line(
-            picture, (round(x), round(geometry.ys[0])), (round(x), round(geometry.ys[-1])), (255, 255, 255), 1
-        )
-    for y in geometry.ys:
-        cv2.line(
-            picture, (round(geometry.xs[0]), round(y)), (round(geometry.xs[-1]), round(y)), (255, 255, 255), 1
-        )
+    draw_grid(picture, geometry, (255, 255, 255), 1)
     corner_a = (round(geometry.xs[0]), round(geometry.ys[0]))
     corner_b = (round(geometry.xs[-1]), round(geometry.ys[-1]))
     cv2.rectangle(picture, corner_a, corner_b, (0, 255, 0), 3)
