@@ -39,12 +39,13 @@ def quiet() -> Progress:
     return Progress(0, "test", enabled=False)
 
 
-def test_scrape_saves_each_level_in_order_and_stops_when_one_comes_back(levels, tmp_path):
+def test_scrape_saves_each_level_in_order_and_stops_at_the_end_of_the_pack(levels, tmp_path):
     game = SimulatedGame(levels)
     folder = PackFolder.open(tmp_path / "pack", "mini", resume=False)
     summary = scrape(loop_on(game, tmp_path), folder, None, keep_images=True, progress=quiet())
     assert summary.saved == ["001.json", "002.json", "003.json"]
-    assert "already saved came back (001.json)" in summary.stopped  # the game loops to level 1
+    # The last level's only button goes back to level 1: never pressed, so the pack ends there.
+    assert "end of the pack" in summary.stopped and "'back to level 1'" in summary.stopped
     for name, puzzle in zip(summary.saved, levels, strict=True):
         saved = load_puzzles(tmp_path / "pack" / name)[0]
         assert saved.to_rows() == canonical(puzzle.to_rows())

@@ -41,14 +41,14 @@ class Frame:
         return Region(self.left, self.top, width, height)
 
 
-def region_around(xs: tuple[float, ...], ys: tuple[float, ...], limit: Region) -> Region:
-    """A board's grid with half its size around it (where games put their dialogs and buttons),
-    kept inside `limit`."""
-    width, height = xs[-1] - xs[0], ys[-1] - ys[0]
-    left = max(limit.left, int(xs[0] - width / 2))
-    top = max(limit.top, int(ys[0] - height / 2))
-    right = min(limit.left + limit.width, int(xs[-1] + width / 2))
-    bottom = min(limit.top + limit.height, int(ys[-1] + height / 2))
+def region_around(xs: tuple[float, ...], ys: tuple[float, ...], limit: Region, margin: float = 0.5) -> Region:
+    """A board's grid with `margin` times its size around it (half: where games put their dialogs
+    and buttons), kept inside `limit`."""
+    width, height = (xs[-1] - xs[0]) * margin, (ys[-1] - ys[0]) * margin
+    left = max(limit.left, int(xs[0] - width))
+    top = max(limit.top, int(ys[0] - height))
+    right = min(limit.left + limit.width, int(xs[-1] + width))
+    bottom = min(limit.top + limit.height, int(ys[-1] + height))
     return Region(left, top, right - left, bottom - top)
 
 

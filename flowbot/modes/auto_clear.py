@@ -11,19 +11,35 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, click
 from flowbot.capture.buttons import find_next_button
+from flowbot.capture.controls import Control, next_controls, says_won
+from flowbot.capture.ocr import read_words
+from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
+from flowbot.capture.verdict import centre_colours, missing_cells
 from flowbot.errors import CaptureError, FlowbotError
-from flowbot.model import Cell, Geometry, Puzzle
+from flowbot.model import Cell, Geometry, Solution, cell_name
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
 
 log = logging.getLogger(__name__)
+
+# A board with no solution is looked at this many times before the run stops (it is most likely misread).
+MISREAD_LOOKS = 3
+# Seconds to wait for a new board after pressing a control, before trying the next one.
+CONTROL_WAIT = 3.0
+# Controls pressed at most after one win before giving up.
+MAX_CONTROLS_TRIED = 3
+# Seconds a game without a dialog gets to load the next level by itself before controls are looked for.
+SELF_ADVANCE_WAIT = 0.6
+# Mean grey difference under which a remembered control still looks the same.
+CONTROL_LOOK_DIFFERENCE = 12.0
 
 
 class AutoClearError(FlowbotError):
@@ -98,6 +114,52 @@ class Report:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """A board found on screen: the frame it was read from, the reading, and what finding it cost."""
+
+    frame: Frame
+    reading: Reading
+    capture_ms: float = 0.0
+    read_ms: float = 0.0
+
+    @property
+    def geometry(self) -> Geometry:
+        """The board's grid in screen pixels."""
+        return self.reading.geometry.shifted(self.frame.left, self.frame.top)
+
+    @property
+    def rows(self) -> list[str]:
+        """The puzzle's rows, to tell one level from another."""
+        return self.reading.puzzle.to_rows()
+
+
+@dataclass(frozen=True, slots=True)
+class RememberedControl:
+    """The control that moved the game on last time: where it was on screen and how it looked."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+    label: str
+    look: np.ndarray  # (height, width) uint8, grey
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The screen pixel (x, y) to click."""
+        return self.left + self.width / 2, self.top + self.height / 2
+
+    def shows_in(self, frame: Frame) -> bool:
+        """True when the frame shows the same control at the same place (a cheap look, no OCR)."""
+        left, top = self.left - frame.left, self.top - frame.top
+        patch = frame.pixels[top : top + self.height, left : left + self.width]
+        if left < 0 or top < 0 or patch.shape[:2] != self.look.shape:
+            return False
+        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+        return float(np.mean(cv2.absdiff(grey, self.look))) < CONTROL_LOOK_DIFFERENCE
+
+
 @dataclass
 class AutoClear:
     """The live loop, with the screen and the pointer passed in (real ones, or fakes in tests)."""
@@ -117,7 +179,10 @@ class AutoClear:
     advance: str = "dialog"  # how the game moves on: dialog, instant (by itself) or arrow
     next_button: tuple[int, int] | None = None  # a profile's "next level", when none is found
     arrow_button: tuple[int, int] | None = None  # a profile's skip arrow
+    control: RememberedControl | None = None  # the control that moved on last time
+    last_reason: str = ""  # why the last look found no board, in the reader's words
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
+    _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
 
     def run(self, progress: Progress | None = None) -> Report:
         """Clear levels until `count` are done, none comes, one fails, or Ctrl-C."""
@@ -134,47 +199,57 @@ class AutoClear:
 
     def _loop(self, report: Report, progress: Progress | None) -> None:
         """Play level after level."""
+        sighting = self.first_board()
+        if sighting is None:
+            report.stopped = f"no board found on screen ({self.last_reason})"
+            self._save_failure(report, self.screen.grab(self.region), "level-1-no-board")
+            return
         number = 0
-        previous_rows: list[str] | None = None
-        while self.count is None or number < self.count:
+        while True:
             if self.stop_requested:
                 report.stopped = "interrupted (Ctrl-C)"
                 return
             number += 1
-            frame, reading, capture_ms, read_ms = self.wait_for_board(previous_rows, first=number == 1)
-            if reading is None:
-                report.stopped = "no new level came" if number > 1 else "no board found on screen"
-                self._save_failure(report, frame, f"level-{number}-no-board")
-                return
-            result = self.play_level(number, frame, reading, capture_ms, read_ms, report)
+            result = self.play_level(number, sighting, report)
             report.levels.append(result)
             if progress is not None:
-                progress.advance(f"level {number} {reading.puzzle.size}")
-            if not result.cleared:
-                return
-            previous_rows = reading.puzzle.to_rows()
+                progress.advance(f"level {number} {sighting.reading.puzzle.size}")
             if self.count is not None and number >= self.count:
                 break
-            self.next_level(reading.geometry.shifted(frame.left, frame.top))
+            following = self.next_level(sighting)
+            if following is None:
+                report.stopped = self.last_reason
+                self._save_failure(report, self.screen.grab(self.region), f"level-{number + 1}-no-board")
+                return
+            sighting = following
         report.stopped = report.stopped or f"{number} level(s) done"
 
-    def play_level(
-        self, number: int, frame: Frame, reading: Reading, capture_ms: float, read_ms: float, report: Report
-    ):
+    def first_board(self) -> Sighting | None:
+        """The board on screen at the start; when a level's win is still showing, move on from it."""
+        sighting = self.wait_for_board(None, timeout=2.0)
+        if sighting is not None or self.dry_run:
+            return sighting
+        reason = self.last_reason
+        # No board: perhaps the game shows the last level's win dialog over it. Press its control.
+        following = self._press_controls(None, None)
+        if following is None:
+            self.last_reason = reason
+        return following
+
+    def play_level(self, number: int, sighting: Sighting, report: Report) -> LevelResult:
         """Solve, draw, verify (retrying once) one level."""
         started = time.perf_counter()
-        result = solve(reading.puzzle, timeout=10)
+        sighting, solution = self._solved(number, sighting, report)
         solve_ms = (time.perf_counter() - started) * 1000
-        puzzle = reading.puzzle
-        if result.solution is None:
-            self._save_failure(report, frame, f"level-{number}-unsolved")
-            raise AutoClearError(f"level {number} ({puzzle.size}): the board read has {result.status} status")
-        geometry = reading.geometry.shifted(frame.left, frame.top)
+        puzzle = sighting.reading.puzzle
+        geometry = sighting.geometry
         self._fence(geometry)
         started = time.perf_counter()
-        strokes = plan_strokes(result.solution, geometry, self.settings)
+        strokes = plan_strokes(solution, geometry, self.settings)
         plan_ms = (time.perf_counter() - started) * 1000
+        before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
         draw_s = 0.0
+        missing: list[Cell] = []
         for attempt in range(2):
             started = time.perf_counter()
             if not self.dry_run:
@@ -182,15 +257,54 @@ class AutoClear:
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
-            if self.dry_run or self._verified(geometry, puzzle):
-                timing = Timing(capture_ms, read_ms, solve_ms, plan_ms, draw_s)
+            timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s)
+            if self.dry_run:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
-            log.info("level %d did not verify; drawing it again", number)
+            missing = self.verdict(sighting, solution, before)
+            if not missing:
+                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+            log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
+            moved = self._found_again(sighting)
+            if moved is not None and moved.geometry != sighting.geometry:
+                # The board moved (a banner, a resize): draw where it is now.
+                sighting, geometry = moved, moved.geometry
+                self._fence(geometry)
+                strokes = plan_strokes(solution, geometry, self.settings)
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
-        timing = Timing(capture_ms, read_ms, solve_ms, plan_ms, draw_s)
+        timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s)
         report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, 1, timing))
-        raise AutoClearError(f"level {number} ({puzzle.size}) was drawn twice but the game did not take it")
+        cells = ", ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        raise AutoClearError(
+            f"level {number} ({puzzle.size}) was drawn twice but the game did not take it: "
+            f"{len(missing)} cell(s) still empty ({cells})"
+        )
+
+    def _solved(self, number: int, sighting: Sighting, report: Report) -> tuple[Sighting, Solution]:
+        """Solve the board read; a board with no solution is most likely misread, so look again a few
+        times before giving up, and save the picture with what was read drawn on it."""
+        for _ in range(MISREAD_LOOKS):
+            result = solve(sighting.reading.puzzle, timeout=10)
+            if result.solution is not None:
+                return sighting, result.solution
+            log.info(
+                "level %d read as %s has no solution; looking again", number, sighting.reading.puzzle.size
+            )
+            self.sleep(0.3)
+            again = self.wait_for_board(None, timeout=1.0)
+            sighting = again or sighting
+        puzzle = sighting.reading.puzzle
+        picture = draw_overlay(
+            sighting.frame.pixels, sighting.reading.geometry, sighting.reading.seen_rgb, None
+        )
+        self._save_failure(
+            report, Frame(picture, sighting.frame.left, sighting.frame.top), f"level-{number}-misread"
+        )
+        raise AutoClearError(
+            f"level {number}: the board read as {puzzle.size} with {len(puzzle.colors)} colours has "
+            f"{result.status} status, so it was most likely misread (what was read is drawn on the saved "
+            "picture); try --region around the game window or `flowbot calibrate --check`"
+        )
 
     def _fence(self, geometry: Geometry) -> None:
         """Keep the pointer near the board when no window region was given: the board and half its
@@ -201,75 +315,187 @@ class AutoClear:
         self.screen_bounds = self.screen_bounds or bounds
         self.pointer.bounds = region_around(geometry.xs, geometry.ys, self.screen_bounds)
 
+    def _window(self, geometry: Geometry) -> Region | None:
+        """Where the game's controls may be: the window region when given, else the board with three
+        times its size around it (a dialog centred on a window much bigger than its board)."""
+        if self.region is not None:
+            return self.region
+        limit = self.screen_bounds or getattr(self.pointer, "bounds", None)
+        if limit is None:
+            return None
+        return region_around(geometry.xs, geometry.ys, limit, margin=3.0)
+
     def wait_for_board(
-        self, previous: list[str] | None, first: bool
-    ) -> tuple[Frame, Reading | None, float, float]:
-        """Read the screen until a board that is not the last one reads the same twice in a row."""
-        deadline = time.monotonic() + (2.0 if first else self.settle_timeout)
+        self, previous: list[str] | None, first: bool = False, timeout: float | None = None
+    ) -> Sighting | None:
+        """Read the screen until a board that is not the last one reads the same twice in a row
+        (a board still sliding in reads differently); None when none came in time."""
+        limit = timeout if timeout is not None else (2.0 if first else self.settle_timeout)
+        deadline = time.monotonic() + limit
         last_rows = None
-        frame = None
         while True:
             started = time.perf_counter()
             frame = self.screen.grab(self.region)
             captured = time.perf_counter()
             try:
                 reading = read_puzzle(frame.pixels)
-            except CaptureError:
+            except CaptureError as error:
                 reading = None
+                self.last_reason = str(error)
             done = time.perf_counter()
             rows = reading.puzzle.to_rows() if reading is not None else None
-            # Settled: the same new board twice (a board still sliding in reads differently).
-            if rows is not None and rows != previous and (rows == last_rows or first):
-                return frame, reading, (captured - started) * 1000, (done - captured) * 1000
+            if rows is not None and rows == previous:
+                self.last_reason = "the same level is still showing"
+            if rows is not None and rows != previous and (rows == last_rows or previous is None):
+                return Sighting(frame, reading, (captured - started) * 1000, (done - captured) * 1000)
             last_rows = rows
             if time.monotonic() > deadline:
-                return frame, None, 0.0, 0.0
+                return None
             self.sleep(0.1)
 
-    def _verified(self, geometry: Geometry, puzzle: Puzzle) -> bool:
-        """After drawing: the completion dialog is up, every cell of the board is filled, or the game
-        has already moved on to another level (games with no dialog)."""
+    def verdict(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
+        """After drawing: [] when the game took the level (the board, wherever it is now, shows every
+        flow; a win dialog or message; or a new level already), else the cells still not taken."""
         deadline = time.monotonic() + self.verify_timeout
-        rows = puzzle.to_rows()
+        rows = sighting.rows
+        flow_rgb = sighting.reading.seen_rgb
+        missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
+        self._dialog_seen = False
         while True:
             frame = self.screen.grab(self.region)
-            on_frame = geometry.shifted(-frame.left, -frame.top)
-            if find_next_button(frame.pixels, on_frame) is not None or board_full(
-                frame, geometry, puzzle.walls
-            ):
-                return True
-            if self._new_level_showing(frame, rows):
+            old = sighting.geometry.shifted(-frame.left, -frame.top)
+            # The level's cells where the board was...
+            missing = missing_cells(frame.pixels, old, solution, flow_rgb, before)
+            if not missing:
+                return []
+            if find_next_button(frame.pixels, old) is not None:
+                self._dialog_seen = True
+                return []
+            # ...or wherever the board is now (a win banner may have pushed it down).
+            try:
+                seen = read_puzzle(frame.pixels)
+            except CaptureError:
+                seen = None
+            if seen is not None and seen.puzzle.to_rows() != rows:
                 self._moved_on = True
-                return True
+                return []
+            if seen is not None and seen.geometry != old:
+                moved = missing_cells(frame.pixels, seen.geometry, solution, flow_rgb, before)
+                if not moved:
+                    return []
+                missing = moved if len(moved) < len(missing) else missing
             if time.monotonic() > deadline:
-                return False
+                break
             self.sleep(0.1)
+        # Last, a win message in words ("You won!", "Level complete"): OCR, once.
+        window = self._window(sighting.geometry)
+        shot = self.screen.grab(window)
+        if says_won(read_words(shot.pixels)):
+            return []
+        return missing
 
-    @staticmethod
-    def _new_level_showing(frame: Frame, rows: list[str]) -> bool:
-        """True when the screen shows the start of a different level than `rows`."""
-        try:
-            seen = read_puzzle(frame.pixels).puzzle.to_rows()
-        except CaptureError:
-            return False
-        return seen != rows
+    def _found_again(self, sighting: Sighting) -> Sighting | None:
+        """The same level read again, wherever it is on screen now."""
+        found = self.wait_for_board(None, timeout=0.0)
+        return found if found is not None and found.rows == sighting.rows else None
 
-    def next_level(self, geometry: Geometry) -> None:
-        """Move the game on: click the dialog's "next level" (found on screen, or where the profile
-        says), or the skip arrow; games that load the next level by themselves need nothing."""
+    def next_level(self, sighting: Sighting) -> Sighting | None:
+        """Move the game on from a won level and return the next level's board (None: none came,
+        and `last_reason` says what was tried).
+
+        A game that moves on by itself needs nothing; else the control that worked last time, then
+        controls found on screen (Flow-style buttons, push buttons and links labelled next, continue,
+        new, play, ...), then the profile's next button; each press is confirmed by a new board.
+        """
+        previous = sighting.rows
         if self._moved_on or self.advance == "instant":
             self._moved_on = False
+            return self._came(previous, self.settle_timeout, "no new level came")
+        if self.advance == "arrow" and self.arrow_button is not None:
+            self._click(self.arrow_button, self.screen_bounds)
+            return self._came(
+                previous, self.settle_timeout, "no new level came after pressing the skip arrow"
+            )
+        if not self._dialog_seen:
+            # Games without a dialog load the next level by themselves, at once or nearly.
+            came = self.wait_for_board(previous, timeout=SELF_ADVANCE_WAIT)
+            if came is not None:
+                return came
+        return self._press_controls(previous, sighting.geometry)
+
+    def _press_controls(self, previous: list[str] | None, geometry: Geometry | None) -> Sighting | None:
+        """Press what moves the game on, best first, until a new board comes."""
+        tried: list[str] = []
+        window = self._window(geometry) if geometry is not None else self.region
+        frame = self.screen.grab(window)
+        if self.control is not None and self.control.shows_in(frame):
+            came = self._try(self.control.center, previous, window)
+            if came is not None:
+                return came
+            tried.append(repr(self.control.label))
+        board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
+        refused: list[str] = []
+        for control in next_controls(frame.pixels, board, refused):
+            if len(tried) >= MAX_CONTROLS_TRIED:
+                break
+            x, y = control.center
+            came = self._try((x + frame.left, y + frame.top), previous, window)
+            if came is not None:
+                self.control = _remember(frame, control)
+                log.info("moved on with %s %r", control.kind, control.label)
+                return came
+            tried.append(repr(control.label))
+        if self.next_button is not None:
+            came = self._try(self.next_button, previous, window)
+            if came is not None:
+                return came
+            tried.append("the profile's next_button")
+        came = self.wait_for_board(previous, timeout=self.settle_timeout if not tried else 0.0)
+        if came is not None:
+            return came
+        if tried:
+            self.last_reason = f"no new level came after pressing {', '.join(tried)}"
+        elif refused:
+            labels = ", ".join(repr(label) for label in dict.fromkeys(refused))
+            self.last_reason = (
+                f"no new level came; the only controls found say {labels}, and flowbot never presses "
+                "one that goes back, undoes, restarts, solves, hints, buys or shares"
+            )
+        else:
+            self.last_reason = (
+                "no new level came, and no control to move on was found (looked for Flow-style "
+                "buttons, push buttons and links labelled next, continue, new or play); "
+                "set next_button in a profile (see README: Other Flow games)"
+            )
+        return None
+
+    def _try(self, target: tuple[float, float], previous: list[str] | None, window: Region | None):
+        """Click a control and wait for a new board."""
+        if self.dry_run:
+            return None
+        self._click(target, window)
+        return self.wait_for_board(previous, timeout=CONTROL_WAIT)
+
+    def _click(self, target: tuple[float, float], window: Region | None) -> None:
+        """Click at a screen point, the fence opened to the window for the click (controls may lie
+        beyond the board's surroundings) and put back after."""
+        if self.dry_run:
             return
-        target = self.arrow_button if self.advance == "arrow" else None
-        if target is None:
-            frame = self.screen.grab(self.region)
-            button = find_next_button(frame.pixels, geometry.shifted(-frame.left, -frame.top))
-            if button is not None:
-                target = (button.center[0] + frame.left, button.center[1] + frame.top)
-            else:
-                target = self.next_button
-        if target is not None and not self.dry_run:
+        bounds = getattr(self.pointer, "bounds", None)
+        if window is not None and bounds is not None and self.region is None:
+            self.pointer.bounds = window
+        try:
             click(self.pointer, *target)
+        finally:
+            if bounds is not None and self.region is None:
+                self.pointer.bounds = bounds
+
+    def _came(self, previous: list[str], timeout: float, reason: str) -> Sighting | None:
+        """The next board, or None with `reason` noted."""
+        came = self.wait_for_board(previous, timeout=timeout)
+        if came is None:
+            self.last_reason = reason
+        return came
 
     def _save_failure(self, report: Report, frame: Frame | None, name: str) -> None:
         """Keep the screenshot flowbot could not handle, for the person to look at."""
@@ -284,6 +510,17 @@ class AutoClear:
             report.failure_image = str(path)
         except FlowbotError as error:
             log.warning("could not save the failure screenshot: %s", error)
+
+
+def _remember(frame: Frame, control: Control) -> RememberedControl:
+    """Note a control that worked, in screen pixels, with its look for a cheap check next time."""
+    patch = frame.pixels[
+        control.top : control.top + control.height, control.left : control.left + control.width
+    ]
+    look = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2GRAY)
+    return RememberedControl(
+        control.left + frame.left, control.top + frame.top, control.width, control.height, control.label, look
+    )
 
 
 def _warm_up() -> None:

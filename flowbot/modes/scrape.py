@@ -160,22 +160,21 @@ def scrape(
     """Save level after level until `count`, the end of the pack, a level that comes back, or a failure."""
     summary = ScrapeSummary(folder.path)
     report = Report()
-    previous: list[str] | None = None
     first = True
     try:
+        sighting = loop.first_board()
         while count is None or len(summary.saved) < count:
             if loop.stop_requested:
                 summary.stopped = "interrupted (Ctrl-C)"
                 break
-            frame, reading, capture_ms, read_ms = loop.wait_for_board(previous, first=first)
-            if reading is None:
+            if sighting is None:
                 summary.stopped = (
-                    "no board on screen"
+                    f"no board on screen ({loop.last_reason})"
                     if first
-                    else "the level did not change after moving on: end of the pack"
+                    else f"the level did not change after moving on: end of the pack ({loop.last_reason})"
                 )
                 break
-            rows = tuple(reading.puzzle.to_rows())
+            rows = tuple(sighting.rows)
             if rows in folder.known:
                 if first:  # resuming where a level already saved is showing: move past it
                     summary.skipped += 1
@@ -183,16 +182,14 @@ def scrape(
                     summary.stopped = f"a level already saved came back ({folder.known[rows]})"
                     break
             else:
-                summary.saved.append(folder.save(reading, frame, keep_images))
+                summary.saved.append(folder.save(sighting.reading, sighting.frame, keep_images))
                 progress.advance(summary.saved[-1])
             first = False
-            previous = list(rows)
             if count is not None and len(summary.saved) >= count:
                 break
-            geometry = reading.geometry.shifted(frame.left, frame.top)
             if loop.advance != "arrow":
-                loop.play_level(folder.next_number, frame, reading, capture_ms, read_ms, report)
-            loop.next_level(geometry)
+                loop.play_level(folder.next_number, sighting, report)
+            sighting = loop.next_level(sighting)
     except AutoClearError as error:
         summary.failed += 1
         summary.stopped = str(error)

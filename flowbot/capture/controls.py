@@ -1,0 +1,278 @@
+"""Find the control that moves a game on to its next level, in any style: Flow-style outlined buttons,
+plain push buttons with a text label, text links; and tell a win message when one shows.
+
+Labels are read with OCR (flowbot.capture.ocr). A control whose label undoes, resets, restarts,
+solves, hints, buys, shares or goes back is never chosen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from flowbot.capture import ocr
+from flowbot.capture.buttons import find_next_button
+from flowbot.model import Geometry
+
+# Words that move on, with how strongly; a label scores its best word.
+MOVE_ON = {"next": 4, "continue": 4, "new": 3, "play": 2, "proceed": 2, "forward": 2, "skip": 1}
+# A label with any of these is never pressed, whatever else it says.
+FORBIDDEN = frozenset(
+    [
+        "undo",
+        "reset",
+        "restart",
+        "retry",
+        "replay",
+        "again",
+        "solve",
+        "solution",
+        "solutions",
+        "hint",
+        "hints",
+        "buy",
+        "shop",
+        "store",
+        "purchase",
+        "coins",
+        "share",
+        "back",
+        "previous",
+        "prev",
+        "menu",
+        "home",
+        "quit",
+        "exit",
+        "close",
+        "settings",
+        "options",
+        "clear",
+        "reveal",
+        "rate",
+        "ads",
+        "watch",
+        "select",
+        "levels",
+        "give",
+        "cancel",
+        "delete",
+        "remove",
+    ]
+)
+ARROWS = re.compile(r"^(->|-->|=>|>|>>|»|›|→|⟶|➔|➜|▶|►)$")
+# Words of a win message.
+WIN_WORDS = frozenset(
+    [
+        "won",
+        "win",
+        "winner",
+        "complete",
+        "completed",
+        "solved",
+        "perfect",
+        "congratulations",
+        "congrats",
+        "cleared",
+        "excellent",
+        "awesome",
+        "amazing",
+        "brilliant",
+    ]
+)
+# Push buttons: a label's height in pixels, and how much wider than tall.
+MIN_HEIGHT, MAX_HEIGHT = 14, 160
+MIN_ASPECT, MAX_ASPECT = 1.6, 12.0
+# Labels read at most per search: OCR costs ~50 ms a label.
+MAX_LABELS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """Something to press on a frame: its box in frame pixels, the label read on it, and its kind."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+    label: str
+    kind: str  # "flow-button", "push-button" or "text"
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The pixel (x, y) to click."""
+        return self.left + self.width / 2, self.top + self.height / 2
+
+    def shifted(self, dx: int, dy: int) -> Control:
+        """The same control in another frame's pixels."""
+        return Control(self.left + dx, self.top + dy, self.width, self.height, self.label, self.kind)
+
+
+def label_score(label: str) -> int:
+    """How strongly a label says "go on to the next level": 0 for no, or a label never to press."""
+    words = [word for word in re.split(r"[^a-z0-9>»›→➔➜▶►⟶=-]+", label.lower()) if word]
+    if not words or any(word.strip("-=>") in FORBIDDEN for word in words):
+        return 0
+    score = max((MOVE_ON.get(word.strip("-=>"), 0) for word in words), default=0)
+    if any(ARROWS.match(word) for word in words):
+        score = max(score, 3)
+    if score and any(word in ("level", "puzzle", "game", "stage", "round") for word in words):
+        score += 1
+    return score
+
+
+def is_forbidden(label: str) -> bool:
+    """True for a label that must never be pressed (undo, restart, hint, buy, back, ...)."""
+    words = re.split(r"[^a-z]+", label.lower())
+    return any(word in FORBIDDEN for word in words)
+
+
+def says_won(words: list[ocr.Word]) -> bool:
+    """True when the words on a frame include a win message ("You won!", "Level complete", ...)."""
+    return any(re.sub(r"[^a-z]", "", word.text.lower()) in WIN_WORDS for word in words)
+
+
+def find_next_control(frame: np.ndarray, board: Geometry | None = None) -> Control | None:
+    """The best control that moves on to the next level, or None.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    board : the board's grid in frame pixels, when known (nearer controls win ties)
+    """
+    return next(next_controls(frame, board), None)
+
+
+def next_controls(
+    frame: np.ndarray, board: Geometry | None = None, refused: list[str] | None = None
+) -> Iterator[Control]:
+    """Every control that could move on, best first, found lazily: the caller tries one, and asks for
+    the next only when it did nothing. Labels of buttons never to press are added to `refused`.
+
+    Flow-style dialog buttons near the board come first (found without OCR; OCR only makes sure they
+    do not say restart); then push buttons by their labels; then text links (OCR of the whole frame).
+    """
+    seen: list[Control] = []
+    flow = find_next_button(frame, board)
+    if flow is not None:
+        box = (flow.left, flow.top, flow.width, flow.height)
+        label = ocr.read_line(_inside(frame, box))
+        if not is_forbidden(label):
+            yield from _new(Control(*box, label or "next level", "flow-button"), seen)
+        elif refused is not None:
+            refused.append(label)
+    scored = []
+    boxes = find_push_buttons(frame, board)[:MAX_LABELS]
+    labels = ocr.read_lines([_inside(frame, box) for box in boxes])
+    for box, label in zip(boxes, labels, strict=True):
+        score = label_score(label)
+        if refused is not None and is_forbidden(label):
+            refused.append(label)
+        if score:
+            scored.append(((-score, _distance(box, board)), Control(*box, label, "push-button")))
+    for _, control in sorted(scored, key=lambda item: item[0]):
+        yield from _new(control, seen)
+    links = _text_links(frame)
+    links.sort(key=lambda link: (-label_score(link.label), _distance(_box(link), board)))
+    for control in links:
+        yield from _new(control, seen)
+
+
+def find_push_buttons(frame: np.ndarray, board: Geometry | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes that look like buttons: closed rectangles (outlined or filled) wider than tall, holding
+    something (a label), not the board's cells; nearest the board first.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    returns : (left, top, width, height) boxes in frame pixels
+    """
+    height, width = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey, 20, 60)
+    edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    boxes = []
+    for contour in contours:
+        left, top, w, h = cv2.boundingRect(contour)
+        if not (MIN_HEIGHT <= h <= min(MAX_HEIGHT, 0.3 * height)) or w > 0.95 * width:
+            continue
+        if not MIN_ASPECT <= w / h <= MAX_ASPECT:
+            continue
+        # Rectangular: the outline fills its bounding box (rounded corners lose a little).
+        if cv2.contourArea(cv2.convexHull(contour)) < 0.8 * w * h:
+            continue
+        if not _holds_something(edges, (left, top, w, h)):
+            continue
+        boxes.append((left, top, w, h))
+    boxes = _outermost(boxes)
+    return sorted(boxes, key=lambda box: _distance(box, board))
+
+
+def _holds_something(edges: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """True when the middle of a box has some edges (a label or an icon) but is not all edges."""
+    left, top, w, h = box
+    inner = edges[top + h // 5 : top + h - h // 5, left + w // 10 : left + w - w // 10]
+    if inner.size == 0:
+        return False
+    share = float(np.count_nonzero(inner)) / inner.size
+    return 0.02 <= share <= 0.6
+
+
+def _outermost(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Drop a box nearly the same as a bigger one around it (the two sides of one outline)."""
+    kept: list[tuple[int, int, int, int]] = []
+    for box in sorted(boxes, key=lambda b: -b[2] * b[3]):
+        left, top, w, h = box
+        twin = any(
+            abs(left - k[0]) <= 8 and abs(top - k[1]) <= 8
+            and abs(left + w - k[0] - k[2]) <= 8 and abs(top + h - k[1] - k[3]) <= 8
+            for k in kept
+        )  # fmt: skip
+        if not twin:
+            kept.append(box)
+    return kept
+
+
+def _text_links(frame: np.ndarray) -> list[Control]:
+    """Words (or two-word phrases) on the frame whose text moves on: links and unboxed labels."""
+    words = ocr.read_words(frame)
+    links = []
+    for index, word in enumerate(words):
+        # A phrase: this word and the next on the same line ("Next" "Level", "New" "puzzle").
+        following = words[index + 1] if index + 1 < len(words) else None
+        same_line = following is not None and abs(following.top - word.top) < word.height
+        phrase = f"{word.text} {following.text}" if same_line and following else word.text
+        if label_score(phrase) and label_score(word.text):
+            right = following.left + following.width if same_line and following else word.left + word.width
+            bottom = max(word.top + word.height, following.top + following.height if same_line else 0)
+            links.append(Control(word.left, word.top, right - word.left, bottom - word.top, phrase, "text"))
+    return links
+
+
+def _inside(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """A box's inside, short of its outline."""
+    left, top, w, h = box
+    inset = max(2, min(w, h) // 8)
+    return frame[top + inset : top + h - inset, left + inset : left + w - inset]
+
+
+def _box(control: Control) -> tuple[int, int, int, int]:
+    """A control's box as (left, top, width, height)."""
+    return control.left, control.top, control.width, control.height
+
+
+def _distance(box: tuple[int, int, int, int], board: Geometry | None) -> float:
+    """How far a box's centre is from the board's centre (0 with no board known)."""
+    if board is None:
+        return 0.0
+    x, y = box[0] + box[2] / 2, box[1] + box[3] / 2
+    middle_x, middle_y = (board.xs[0] + board.xs[-1]) / 2, (board.ys[0] + board.ys[-1]) / 2
+    return float(np.hypot(x - middle_x, y - middle_y))
+
+
+def _new(control: Control, seen: list[Control]) -> Iterator[Control]:
+    """Yield a control unless its centre lies inside one already yielded (one button found two ways)."""
+    x, y = control.center
+    if not any(k.left <= x <= k.left + k.width and k.top <= y <= k.top + k.height for k in seen):
+        seen.append(control)
+        yield control

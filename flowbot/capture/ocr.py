@@ -1,0 +1,157 @@
+"""Read words on a frame with tesseract (pytesseract, imported only here); no OCR engine means no words."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import shutil
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# Tesseract reads best with capitals about 30 px tall; UI labels are often 10-20 px.
+TEXT_HEIGHT = 48
+# Words tesseract is less sure of than this are mostly noise from icons and edges.
+MIN_CONFIDENCE = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A word read on a frame and its box, in the frame's pixels."""
+
+    text: str
+    left: int
+    top: int
+    width: int
+    height: int
+    confidence: float
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The pixel (x, y) in the middle of the word."""
+        return self.left + self.width / 2, self.top + self.height / 2
+
+
+@functools.cache
+def available() -> bool:
+    """True when tesseract and pytesseract are installed (the bootstrap installs both)."""
+    if shutil.which("tesseract") is None:
+        log.warning("tesseract is not installed: labels of buttons cannot be read")
+        return False
+    try:
+        import pytesseract  # noqa: F401
+    except ImportError:
+        log.warning("pytesseract is not installed: labels of buttons cannot be read")
+        return False
+    return True
+
+
+def read_line(patch: np.ndarray) -> str:
+    """The text of a one-line label (a button's inside), or '' when nothing is read.
+
+    patch : (H, W, 3) uint8 ndarray, BGR
+    """
+    return read_lines([patch])[0]
+
+
+def read_lines(patches: list[np.ndarray]) -> list[str]:
+    """The text of several one-line labels, read in one tesseract call (each call costs ~0.2 s to
+    start): the labels are stacked one above the other with a gap, and words go back by row.
+
+    patches : (H, W, 3) uint8 ndarrays, BGR
+    """
+    texts = [""] * len(patches)
+    usable = [index for index, patch in enumerate(patches) if patch.size and min(patch.shape[:2]) >= 4]
+    if not usable or not available():
+        return texts
+    import pytesseract
+
+    prepared = [_binarised(_prepared(patches[index], TEXT_HEIGHT, pad=TEXT_HEIGHT // 2)) for index in usable]
+    width = max(image.shape[1] for image in prepared)
+    rows, spans, top = [], [], 0
+    for image in prepared:
+        row = cv2.copyMakeBorder(image, 0, 0, 0, width - image.shape[1], cv2.BORDER_CONSTANT, value=255)
+        # A white band between labels, so tesseract sees separate lines.
+        rows.extend([row, np.full((TEXT_HEIGHT // 2, width), 255, np.uint8)])
+        spans.append((top, top + image.shape[0]))
+        top += image.shape[0] + TEXT_HEIGHT // 2
+    sheet = np.vstack(rows)
+    try:
+        data = pytesseract.image_to_data(sheet, config="--psm 6", output_type=pytesseract.Output.DICT)
+    except (pytesseract.TesseractError, OSError) as error:
+        log.info("tesseract failed on labels: %s", error)
+        return texts
+    words: list[list[tuple[int, str]]] = [[] for _ in usable]
+    for index, text in enumerate(data["text"]):
+        if not text.strip():
+            continue
+        middle = data["top"][index] + data["height"][index] / 2
+        for slot, (low, high) in enumerate(spans):
+            if low <= middle < high:
+                words[slot].append((data["left"][index], text.strip()))
+    for slot, index in enumerate(usable):
+        texts[index] = " ".join(text for _, text in sorted(words[slot]))
+    return texts
+
+
+def read_words(frame: np.ndarray) -> list[Word]:
+    """Every word tesseract finds on a frame (sparse text: labels, links, messages), in frame pixels.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    if not available() or frame.size == 0:
+        return []
+    import pytesseract
+
+    height = frame.shape[0]
+    # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.
+    scale = 2.0 if height < 1200 else 1.0
+    image = _prepared(frame, round(height * scale), pad=16, invert_dark=False)
+    try:
+        data = pytesseract.image_to_data(image, config="--psm 11", output_type=pytesseract.Output.DICT)
+    except (pytesseract.TesseractError, OSError) as error:
+        log.info("tesseract failed on a frame: %s", error)
+        return []
+    words = []
+    for index, text in enumerate(data["text"]):
+        confidence = float(data["conf"][index])
+        if not text.strip() or confidence < MIN_CONFIDENCE:
+            continue
+        words.append(
+            Word(
+                text.strip(),
+                round(data["left"][index] / scale),
+                round(data["top"][index] / scale),
+                round(data["width"][index] / scale),
+                round(data["height"][index] / scale),
+                confidence,
+            )
+        )
+    return words
+
+
+def _prepared(patch: np.ndarray, height: int, pad: int | None = None, invert_dark: bool = True) -> np.ndarray:
+    """Grey, scaled to `height` rows, with a margin of the ground around; a label's light text on a
+    dark ground is inverted (a whole frame mixes both, which tesseract's own binarisation handles)."""
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    border = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
+    if invert_dark and float(np.median(border)) < 128:
+        grey = 255 - grey
+    scale = height / grey.shape[0]
+    if abs(scale - 1) > 0.05:
+        interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interpolation)
+    ground = int(np.median(np.concatenate([grey[0], grey[-1]])))
+    pad = max(8, height // 4) if pad is None else pad
+    return cv2.copyMakeBorder(grey, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=ground)
+
+
+def _binarised(grey: np.ndarray) -> np.ndarray:
+    """Black text on white (Otsu's threshold), so labels of different grounds stack into one sheet."""
+    _, binary = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # The ground is the border's majority; make it white.
+    border = np.concatenate([binary[0], binary[-1], binary[:, 0], binary[:, -1]])
+    return binary if float(np.mean(border)) >= 128 else 255 - binary

@@ -1,0 +1,73 @@
+"""After drawing: which cells of the board show the flow the solution puts there, in any look.
+
+A cell is taken when the colour at its centre is nearer its own flow's colour than any other
+flow's and than the cell's own look before drawing (dark, light, a faint marker: whatever the game
+draws for an empty cell). No brightness threshold, so light and dark themes are judged alike.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from flowbot.model import Cell, Geometry, Solution
+
+# The centre sample: a square a tenth of a cell across (pipes are about a third of a cell wide).
+SAMPLE = 0.1
+
+
+def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """The Lab colour at the middle of every cell of a grid (median of a small square).
+
+    frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels
+    returns : (rows, cols, 3) float ndarray, Lab; NaN where the cell lies off the frame
+    """
+    height, width = frame.shape[:2]
+    half = max(1, round(SAMPLE * geometry.cell_size / 2))
+    out = np.full((geometry.rows, geometry.cols, 3), np.nan)
+    for row in range(geometry.rows):
+        for col in range(geometry.cols):
+            x, y = (round(value) for value in geometry.center((row, col)))
+            if not (half <= x < width - half and half <= y < height - half):
+                continue
+            patch = frame[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3)
+            out[row, col] = _lab(np.median(patch, axis=0))
+    return out
+
+
+def missing_cells(
+    frame: np.ndarray,
+    geometry: Geometry,
+    solution: Solution,
+    flow_rgb: tuple[tuple[int, int, int], ...],
+    before: np.ndarray,
+) -> list[Cell]:
+    """The cells of the solution that do not show their flow yet (endpoints are not judged: a dot may
+    hold a glyph or a check mark).
+
+    frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels
+    flow_rgb : each flow's colour as seen on its dots, in the puzzle's colour order
+    before : centre_colours of the board before drawing
+    """
+    now = centre_colours(frame, geometry)
+    flows = np.array([_lab(np.array(rgb[::-1], dtype=np.float64)) for rgb in flow_rgb])
+    missing = []
+    for color, path in enumerate(solution.paths):
+        for row, col in path[1:-1]:
+            seen = now[row, col]
+            if np.isnan(seen).any():
+                missing.append((row, col))
+                continue
+            to_flows = np.linalg.norm(flows - seen, axis=1)
+            own = to_flows[color]
+            others = np.delete(to_flows, color)
+            empty = float(np.linalg.norm(before[row, col] - seen))  # NaN (never seen) compares False
+            if not ((own < empty or np.isnan(empty)) and (others.size == 0 or own < others.min())):
+                missing.append((row, col))
+    return missing
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0-100) of one BGR colour given as three numbers 0-255."""
+    pixel = np.asarray(bgr, dtype=np.float32).reshape(1, 1, 3) / 255.0
+    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
