@@ -1,0 +1,141 @@
+"""Finding the way to the next level in any style, and judging a drawn board in any look."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from flowbot.capture import ocr
+from flowbot.capture.controls import find_push_buttons, is_forbidden, label_score, next_controls, says_won
+from flowbot.capture.verdict import centre_colours, missing_cells
+from flowbot.model import Geometry
+from flowbot.solve.sat import solve
+from tests.boards import snake_board
+
+needs_ocr = pytest.mark.skipif(not ocr.available(), reason="tesseract is not installed")
+
+
+def page(width: int, height: int, grey: int) -> np.ndarray:
+    """A plain page of one grey."""
+    return np.full((height, width, 3), grey, dtype=np.uint8)
+
+
+def push_button(frame, x, y, w, h, text, fill=(205, 205, 205), ink=(30, 30, 30), scale=0.6):
+    """A plain rectangular push button with a text label, as desktop toolkits draw them."""
+    cv2.rectangle(frame, (x, y), (x + w, y + h), fill, -1)
+    cv2.rectangle(frame, (x, y), (x + w, y + h), (120, 120, 120), 1)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+    origin = (x + (w - tw) // 2, y + (h + th) // 2)
+    cv2.putText(frame, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, 1, cv2.LINE_AA)
+
+
+@pytest.mark.parametrize(
+    ("label", "moves_on"),
+    [("Next Level", True), ("Continue", True), ("New puzzle", True), ("Play next", True), ("->", True),
+     ("Restart", False), ("Undo", False), ("Back to level 1", False), ("Hint", False), ("Buy hints", False),
+     ("Share", False), ("Solve", False), ("Level select", False), ("Settings", False), ("", False)],
+)  # fmt: skip
+def test_labels_that_move_on_and_labels_never_pressed(label, moves_on):
+    assert (label_score(label) > 0) is moves_on
+    if label and not moves_on and label != "Settings":
+        assert is_forbidden(label) or label_score(label) == 0
+
+
+def test_a_forbidden_word_wins_over_a_moving_one():
+    assert label_score("Next: restart the level") == 0
+    assert label_score("New level") > label_score("New")
+
+
+def test_push_buttons_are_found_and_board_cells_are_not():
+    frame = page(900, 700, 240)
+    for row in range(5):  # a grid of square cells: never a button
+        for col in range(5):
+            cv2.rectangle(
+                frame, (50 + col * 40, 50 + row * 40), (90 + col * 40, 90 + row * 40), (90, 90, 90), 1
+            )
+    push_button(frame, 400, 300, 150, 40, "Next Level")
+    boxes = find_push_buttons(frame)
+    assert len(boxes) == 1
+    left, top, width, _ = boxes[0]
+    assert abs(left - 400) <= 3 and abs(top - 300) <= 3 and abs(width - 150) <= 6
+
+
+@needs_ocr
+@pytest.mark.parametrize("seed", range(3))
+def test_the_next_button_is_chosen_and_the_restart_button_never(seed):
+    rng = random.Random(seed)
+    light = rng.random() < 0.5
+    frame = page(1280, 1000, 245 if light else 25)
+    fill, ink = ((205, 205, 205), (30, 30, 30)) if light else ((70, 70, 70), (235, 235, 235))
+    spots = rng.sample([(100, 800), (560, 480), (900, 200), (300, 600), (1000, 850)], 3)
+    labels = ["Restart", "Undo", rng.choice(["Next Level", "New puzzle", "Continue"])]
+    for (x, y), label in zip(spots, labels, strict=True):
+        push_button(frame, x, y, 160, 40, label, fill, ink)
+    refused: list[str] = []
+    chosen = list(next_controls(frame, None, refused))
+    assert [control.label for control in chosen] == [labels[2]]
+    x, y = chosen[0].center
+    assert abs(x - (spots[2][0] + 80)) < 6 and abs(y - (spots[2][1] + 20)) < 6
+    assert chosen[0].kind == "push-button"
+
+
+@needs_ocr
+def test_a_text_link_is_found_when_there_is_no_button():
+    frame = page(800, 600, 30)
+    cv2.putText(frame, "You won!", (300, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (230, 230, 230), 2, cv2.LINE_AA)
+    cv2.putText(frame, "Continue", (330, 400), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (120, 170, 255), 2, cv2.LINE_AA)
+    control = next(next_controls(frame), None)
+    assert control is not None and control.kind == "text" and "Continue" in control.label
+    assert abs(control.center[1] - 392) < 12
+    assert says_won(ocr.read_words(frame))
+
+
+@needs_ocr
+def test_nothing_to_press_on_a_page_without_controls():
+    frame = page(640, 480, 240)
+    cv2.putText(frame, "level 10  5x5", (20, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (30, 30, 30), 1, cv2.LINE_AA)
+    push_button(frame, 200, 300, 160, 40, "Restart")
+    refused: list[str] = []
+    assert list(next_controls(frame, None, refused)) == []
+    assert refused == ["Restart"]
+    assert not says_won(ocr.read_words(frame))
+
+
+def board_picture(puzzle, solution, drawn, light, cell=30, left=40, top=60):
+    """A board drawn in a light or dark look with the pipes of `drawn` colours (BGR frame, geometry)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    frame = page(left * 2 + cols * cell, top * 2 + rows * cell, 250 if light else 0)
+    geometry = Geometry(tuple(float(left + c * cell) for c in range(cols + 1)),
+                        tuple(float(top + r * cell) for r in range(rows + 1)))  # fmt: skip
+    colours = [(0, 0, 230), (0, 160, 0), (230, 40, 40), (0, 220, 230), (200, 0, 200), (0, 130, 255),
+               (230, 230, 0), (120, 60, 160), (255, 255, 255), (130, 130, 130)]  # fmt: skip
+    for index, path in enumerate(solution.paths):
+        if index not in drawn:
+            continue
+        points = np.array([[round(v) for v in geometry.center(c)] for c in path], np.int32)
+        cv2.polylines(frame, [points], False, colours[index], cell // 3)
+    for index, pair in enumerate(puzzle.endpoints):
+        for row, col in pair:
+            x, y = geometry.center((row, col))
+            cv2.circle(frame, (round(x), round(y)), round(cell * 0.35), colours[index], -1)
+    rgb = tuple(tuple(int(v) for v in colours[index][::-1]) for index in range(len(puzzle.colors)))
+    return frame, geometry, rgb
+
+
+@pytest.mark.parametrize("light", [False, True], ids=["dark", "light"])
+def test_missing_cells_names_what_the_game_did_not_take(light):
+    puzzle = snake_board(random.Random(4), 6, 6, max_walls=0)
+    solution = solve(puzzle).solution
+    before_frame, geometry, rgb = board_picture(puzzle, solution, set(), light)
+    before = centre_colours(before_frame, geometry)
+    done, _, _ = board_picture(puzzle, solution, set(range(len(puzzle.colors))), light)
+    assert missing_cells(done, geometry, solution, rgb, before) == []
+    half, _, _ = board_picture(puzzle, solution, {0}, light)
+    expected = {cell for index, path in enumerate(solution.paths) if index != 0 for cell in path[1:-1]}
+    assert set(missing_cells(half, geometry, solution, rgb, before)) == expected
+    # Somewhere else entirely (a board that moved): nothing is taken there.
+    moved = geometry.shifted(7, 13)
+    assert missing_cells(done, moved, solution, rgb, before)
