@@ -17,6 +17,7 @@ from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.profiles import Profile, check_name, save_profile
+from flowbot.solve.sat import solve
 
 Ask = Callable[[str], str]
 Position = Callable[[], tuple[int, int]]
@@ -31,10 +32,12 @@ class CalibrationError(FlowbotError):
 def calibrate_automatically(
     screen: Screen, name: str, region: Region | None, settings: PointerSettings
 ) -> Profile:
-    """Find the board on screen, check it reads the same again within the window found, and make a profile."""
+    """Find the board on screen, check it reads the same again within the window found and that the
+    reading solves, and make a profile (with the next-level control when one is showing)."""
     frame = screen.grab(region)
-    reading = _read(frame)
-    window = _window_around(reading, frame, region or frame.region)
+    reading = _solvable(_read(frame))
+    limit = region or frame.region
+    window = _window_around(reading, frame, limit)
     again = _read(screen.grab(window))
     if again.puzzle.size != reading.puzzle.size:
         raise CalibrationError(
@@ -44,16 +47,29 @@ def calibrate_automatically(
     next_button = (
         (round(button.center[0] + frame.left), round(button.center[1] + frame.top)) if button else None
     )
+    if next_button is not None:
+        window = _covering(window, [next_button], limit)
     return Profile(
         name, window, reading.puzzle.rows, reading.puzzle.cols, next_button, None, "dialog", settings
     )
 
 
 def calibrate_by_pointing(
-    screen: Screen, name: str, settings: PointerSettings, ask: Ask, position: Position, out: TextIO
+    screen: Screen,
+    name: str,
+    settings: PointerSettings,
+    ask: Ask,
+    position: Position,
+    out: TextIO,
+    after_failure: bool = True,
 ) -> Profile:
-    """Ask the person to point at the board's corners (and the next-level button), then check the result."""
-    out.write("Automatic detection did not find the board; let's point at it.\n")
+    """Ask the person to point at the board's corners (and the next-level button), then check the
+    result: the window holds everything pointed at, inside the screen, and the board read solves."""
+    out.write(
+        "Automatic detection did not find the board; let's point at it.\n"
+        if after_failure
+        else "Let's point at the board.\n"
+    )
     ask("Move the mouse over the TOP-LEFT corner of the board and press Enter ")
     left, top = position()
     ask("Move the mouse over the BOTTOM-RIGHT corner of the board and press Enter ")
@@ -70,13 +86,50 @@ def calibrate_by_pointing(
     )
     next_button = None if answer.strip().lower().startswith("s") else position()
     margin = max(right - left, bottom - top) // 10
-    window = Region(left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin)
+    screen_area = getattr(screen, "bounds", None) or screen.grab().region
+    board = Region(left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin)
+    window = _covering(_clamped(board, screen_area), [next_button] if next_button else [], screen_area)
     reading = _read(screen.grab(window))
     if (reading.puzzle.rows, reading.puzzle.cols) != (rows, cols):
         raise CalibrationError(
             f"the area pointed at reads as a {reading.puzzle.size} board, not {rows}x{cols}; try again"
         )
+    _solvable(reading)
     return Profile(name, window, rows, cols, next_button, None, "dialog", settings)
+
+
+def _solvable(reading: Reading) -> Reading:
+    """The reading, when its board has a solution; a board with none was misread, and a profile made
+    from it would not help."""
+    result = solve(reading.puzzle, timeout=10)
+    if result.solution is None:
+        puzzle = reading.puzzle
+        raise CalibrationError(
+            f"the board reads as {puzzle.size} with {len(puzzle.colors)} colours but has no solution "
+            f"({result.status}): most likely a misread (a dialog, the pointer or a glow over the board?); "
+            "start calibrating on a fresh level with the pointer away from the board"
+        )
+    return reading
+
+
+def _clamped(area: Region, limit: Region) -> Region:
+    """The part of `area` inside `limit` (captures outside the screen fail)."""
+    left, top = max(area.left, limit.left), max(area.top, limit.top)
+    right = min(area.left + area.width, limit.left + limit.width)
+    bottom = min(area.top + area.height, limit.top + limit.height)
+    if right <= left or bottom <= top:
+        raise CalibrationError(f"the area {area} lies outside the screen {limit}")
+    return Region(left, top, right - left, bottom - top)
+
+
+def _covering(area: Region, points: list[tuple[int, int]], limit: Region, pad: int = 40) -> Region:
+    """`area` grown to hold each point with `pad` pixels around it, kept inside `limit`."""
+    left, top = area.left, area.top
+    right, bottom = area.left + area.width, area.top + area.height
+    for x, y in points:
+        left, top = min(left, x - pad), min(top, y - pad)
+        right, bottom = max(right, x + pad), max(bottom, y + pad)
+    return _clamped(Region(left, top, right - left, bottom - top), limit)
 
 
 def draw_check(frame: Frame, out_path: str) -> str:
@@ -164,7 +217,9 @@ def run_calibrate(
                     ) from None
                 out.write(f"automatic calibration failed: {error}\n")
         if profile is None:
-            profile = calibrate_by_pointing(screen, name, settings, input, _mouse_position, out)
+            profile = calibrate_by_pointing(
+                screen, name, settings, input, _mouse_position, out, after_failure=not manual
+            )
     finally:
         screen.close()
     path = save_profile(profile, folder)
