@@ -30,7 +30,7 @@ class GameView:
     ) -> None:
         self.session = session
         self.variant = variant or Variant()
-        self.controls = Controls(session)
+        self.controls = Controls(session, dialog=self.variant.dialog)
         self.renderer = Renderer(self.variant.theme, self.variant.look)
         self.clock = clock
         self.delay = delay
@@ -90,7 +90,7 @@ class GameView:
             now = self.clock()
             if self._completed_at is None:
                 self._completed_at = now
-            elif now - self._completed_at > self.delay:
+            if now - self._completed_at > self.delay:
                 self.session.next()
                 self._completed_at = None
         else:
