@@ -107,7 +107,7 @@ class Renderer:
         theme = self.theme
         xs, ys = layout.geometry.xs, layout.geometry.ys
         if not theme.grid:
-            pad = max(2, round(PANEL_PAD * layout.cell))
+            pad = _panel_pad(layout.cell)
             panel = pygame.Rect(
                 int(xs[0]) - pad,
                 int(ys[0]) - pad,
@@ -234,6 +234,8 @@ class Renderer:
         puzzle = board.puzzle
         text = f"level {level}  {puzzle.cols}x{puzzle.rows}  flows {board.connected}/{len(board.pipes)}"
         gap = max(1, round(0.06 * layout.cell))
+        if not self.theme.grid:
+            gap += _panel_pad(layout.cell)  # the words stay off the panel
         room = min(band.height, 0.5 * layout.cell) - gap
         image = self._fitted(text, layout.px(HUD_FONT), room, self.theme.text_rgb)
         surface.blit(image, image.get_rect(bottomleft=(band.x, band.y + band.height - gap)))
@@ -386,6 +388,11 @@ def _glyph(surface: pygame.Surface, shape: str, centre: tuple[float, float], siz
                 points.append((inner * math.cos(angle), inner * math.sin(angle)))
         points = [(px * size, py * size) for px, py in points]
     pygame.draw.polygon(surface, ink, [(x + px, y + py) for px, py in points])
+
+
+def _panel_pad(cell: float) -> int:
+    """How far the no-grid panel reaches past the outer cells, in pixels."""
+    return max(2, round(PANEL_PAD * cell))
 
 
 def _turned(x: float, y: float, angle: float) -> tuple[float, float]:
