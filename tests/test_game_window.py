@@ -224,3 +224,51 @@ def test_closing_the_window_ends_the_game_cleanly(display, start):
     assert code == 0, err
     [record] = game.records()
     assert record["level"] == 1 and record["solved"] is False
+
+
+def test_every_new_look_at_once_draws_and_plays_in_a_real_window(display, start):
+    from flowbot.game.app import build_parser, variant_from
+
+    looks = ["--no-grid", "--theme", "light", "--glyphs", "--next-button", "text", "--win-banner", "--header"]
+    looks += ["--board-px", "200"]
+    levels = levels_from("5x5", None)
+    game = start("--pack", "5x5", *looks)
+    variant = variant_from(build_parser().parse_args([*looks, "--size", f"{WINDOW[0]}x{WINDOW[1]}"]))
+    theme, look = variant.theme, variant.look
+    layout = compute_layout(*WINDOW, levels[0].rows, levels[0].cols, look=look)
+    time.sleep(0.3)
+    frame = grab(display)  # the window sits at the screen's top-left (SDL_VIDEO_WINDOW_POS)
+    assert tuple(frame[WINDOW[1] - 5, WINDOW[0] - 5][::-1]) == theme.page_rgb
+    x, y = layout.geometry.center(levels[0].endpoints[0][0])
+    assert tuple(frame[round(y), round(x)][::-1]) == (255, 255, 255)  # the first colour's glyph, a circle
+    x, y = layout.geometry.xs[0] + 2, (layout.geometry.ys[0] + layout.geometry.ys[1]) / 2
+    assert tuple(frame[round(y), round(x)][::-1]) == theme.board_rgb  # the panel
+    solution = solve(levels[0]).solution
+    mouse = Mouse(display)
+    try:
+        for path in solution.paths:
+            mouse.move(*layout.geometry.center(path[0]))
+            mouse.press(True)
+            for cell in path[1:]:
+                mouse.move(*layout.geometry.center(cell))
+            mouse.press(False)
+        time.sleep(0.3)
+        session = Session(levels)
+        session.board.pipes = [list(path) for path in solution.paths]
+        won = compute_layout(*WINDOW, levels[0].rows, levels[0].cols, session.dialog(), look=look, won=True)
+        assert won.dialog is not None and won.dialog.button is not None
+        frame = grab(display)
+        button = won.dialog.button
+        assert tuple(frame[round(button.y) + 4, round(button.x) + 4][::-1]) == (225, 225, 225)
+        mouse.move(*button.center)
+        mouse.press(True)
+        mouse.press(False)
+        time.sleep(0.3)
+    finally:
+        mouse.close()
+    game.process.send_signal(signal.SIGINT)
+    code, _, err = game.finish()
+    assert code == 0, err
+    first, second = game.records()
+    assert first["level"] == 1 and first["solved"] is True
+    assert second["level"] == 2 and second["solved"] is False

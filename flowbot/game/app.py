@@ -12,25 +12,25 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from flowbot.argtypes import positive_int
 from flowbot.display import DisplayError
 from flowbot.errors import FlowbotError, UsageError
-from flowbot.game.controls import Controls
-from flowbot.game.layout import Layout
+from flowbot.game.look import DARK_LINES, LIGHT_LINES, NEXT_BUTTONS, THEMES, Look, Theme, Variant
 from flowbot.game.packs import levels_from, list_packs
-from flowbot.game.render import Theme
 from flowbot.game.session import ResultsFile, Session
 from flowbot.model import Puzzle
 from flowbot.palette import PALETTES
 
 READY = "game ready"
 HIDDEN_DRIVERS = ("offscreen", "dummy")
-NEXT_LEVEL_DELAY = 0.4  # seconds a finished level stays up when there is no dialog
+MAX_SIDE = 8192  # pixels a window side may have
+MAX_PIXELS = 40_000_000  # pixels a window may have (8K is 33 million)
+MIN_BOARD_PX = 60
+
+__all__ = ["READY", "Variant", "build_parser", "main", "run_game", "variant_from"]
 
 
 class _StopRequest:
@@ -42,16 +42,6 @@ class _StopRequest:
     def __call__(self, signum: int, frame: Any) -> None:
         """The signal handler: ask the loop to stop."""
         self.requested = True
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """Ways other Flow games differ, for testing the bot on games it was not written for."""
-
-    theme: Theme = field(default_factory=Theme)
-    dialog: bool = True  # False: the next level loads by itself once a level is complete
-    shift: bool = False  # the board moves on screen from one level to the next
-    sample_per_frame: bool = False  # read the pointer once per frame instead of every queued event
 
 
 def run_game(
@@ -90,7 +80,7 @@ def _play(
     """The frame loop: input (every queued event, or one sample a frame), then a frame drawn and shown."""
     import pygame
 
-    from flowbot.game.render import Renderer
+    from flowbot.game.view import GameView
 
     shown = False
     try:
@@ -104,42 +94,17 @@ def _play(
         if pygame.display.get_driver() in HIDDEN_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
             raise DisplayError("no display to open the game window on (set DISPLAY, or run it under Xvfb)")
         pygame.display.set_caption(title)
-        renderer = Renderer(variant.theme)
-        controls = Controls(session)
+        view = GameView(session, variant)
         clock = pygame.time.Clock()
-        completed_at: float | None = None
         held = False
 
-        def offset() -> tuple[int, int]:
-            """Where the frame sits in the window: moved a little per level in the shifting variant."""
-            if not variant.shift:
-                return 0, 0
-            width, height = screen.get_size()
-            step = session.level % 5 - 2
-            return step * width // 30, -step * height // 40
-
-        def draw() -> Layout:
-            """Draw the session's current state and show it; the layout maps the next events."""
+        def draw() -> None:
+            """Draw the session's current state and show it; the view keeps the layout for the next events."""
             # The display surface, asked for each frame: a resized window has a new one.
-            surface = pygame.display.get_surface() or screen
-            dialog = session.dialog() if variant.dialog else None
-            back = session.index > 0
-            if not variant.shift:
-                drawn = renderer.draw(surface, session.board, level=session.level, dialog=dialog, back=back)
-            else:
-                canvas = pygame.Surface(surface.get_size())
-                drawn = renderer.draw(canvas, session.board, level=session.level, dialog=dialog, back=back)
-                surface.fill((0, 0, 0))
-                surface.blit(canvas, offset())
+            view.draw(pygame.display.get_surface() or screen)
             pygame.display.flip()
-            return drawn
 
-        def local(x: int, y: int) -> tuple[int, int]:
-            """A window pixel in the drawn frame's own pixels."""
-            dx, dy = offset()
-            return x - dx, y - dy
-
-        layout = draw()
+        draw()
         shown = True
         session.restart_clock()
         print(READY, flush=True)
@@ -147,40 +112,32 @@ def _play(
             # Every event in order: a stroke is only right if no motion between two cells is lost.
             for event in pygame.event.get():
                 closing = event.type == pygame.QUIT
-                if event.type == pygame.KEYDOWN and not controls.key(pygame.key.name(event.key)):
+                if event.type == pygame.KEYDOWN and not view.controls.key(pygame.key.name(event.key)):
                     closing = True  # a key that quits (Esc, q)
                 if closing:
                     stop.requested = True
                 elif variant.sample_per_frame:
                     continue  # the pointer is read once below, as games that poll it do
                 elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    controls.pointer_down(*local(*event.pos), layout)
+                    view.pointer_down(*event.pos)
                 elif event.type == pygame.MOUSEMOTION:
-                    controls.pointer_move(*local(*event.pos), layout, held=bool(event.buttons[0]))
+                    view.pointer_move(*event.pos, held=bool(event.buttons[0]))
                 elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-                    controls.pointer_up()
+                    view.pointer_up()
             if variant.sample_per_frame:
                 pressed = pygame.mouse.get_pressed()[0]
-                x, y = local(*pygame.mouse.get_pos())
+                x, y = pygame.mouse.get_pos()
                 if pressed and not held:
-                    controls.pointer_down(x, y, layout)
+                    view.pointer_down(x, y)
                 elif pressed:
-                    controls.pointer_move(x, y, layout, held=True)
+                    view.pointer_move(x, y, held=True)
                 elif held:
-                    controls.pointer_up()
+                    view.pointer_up()
                 held = pressed
             if stop.requested:
                 break
-            if not variant.dialog:
-                # No dialog: a finished level stays a moment, then the next one loads by itself.
-                if session.board.complete and not session.board.drawing:
-                    completed_at = completed_at or time.monotonic()
-                    if time.monotonic() - completed_at > NEXT_LEVEL_DELAY:
-                        session.next()
-                        completed_at = None
-                else:
-                    completed_at = None
-            layout = draw()
+            view.tick()
+            draw()
             clock.tick(fps)
     finally:
         if shown:  # a level counts as shown once its first frame was on screen
@@ -213,6 +170,10 @@ def _window_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"not a size WxH: {text!r}") from None
     if min(size) < 100:
         raise argparse.ArgumentTypeError(f"window {text} is too small (at least 100x100)")
+    if max(size) > MAX_SIDE or size[0] * size[1] > MAX_PIXELS:
+        raise argparse.ArgumentTypeError(
+            f"window {text} is too large (at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all)"
+        )
     return size
 
 
@@ -230,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--title", default="flowbot game", help="window title")
     looks = parser.add_argument_group("variants (imitate other Flow games)")
     looks.add_argument(
-        "--line-color", type=_rgb, default=Theme().line_rgb, metavar="R,G,B", help="grid line colour"
+        "--line-color", type=_rgb, metavar="R,G,B", help="grid line colour (default: the theme's)"
     )
     looks.add_argument("--tiles", action="store_true", help="no grid lines: cells drawn as tiles with gaps")
     looks.add_argument(
@@ -243,6 +204,30 @@ def build_parser() -> argparse.ArgumentParser:
     looks.add_argument("--shift", action="store_true", help="the board moves on screen after each level")
     looks.add_argument(
         "--sample-per-frame", action="store_true", help="read the pointer once per frame, not every event"
+    )
+    looks.add_argument(
+        "--no-grid",
+        action="store_true",
+        help="no lines or tiles: one rounded panel, a faint dot per empty cell",
+    )
+    looks.add_argument(
+        "--theme", choices=THEMES, default="dark", help="dark (default) or light page and board"
+    )
+    looks.add_argument("--glyphs", action="store_true", help="a white shape inside each dot, one per colour")
+    looks.add_argument(
+        "--next-button",
+        choices=NEXT_BUTTONS,
+        default="flow",
+        help="after a win: Flow's dialog over the board (flow), or a plain grey button mid-window (text)",
+    )
+    looks.add_argument(
+        "--win-banner", action="store_true", help='"You won!" above the board on a win, pushing it down'
+    )
+    looks.add_argument(
+        "--header", action="store_true", help="the level's title just above the board (level, size, flows)"
+    )
+    looks.add_argument(
+        "--board-px", type=int, metavar="N", help="the board N pixels wide at the window's top-left"
     )
     return parser
 
@@ -264,8 +249,27 @@ def variant_from(args: argparse.Namespace) -> Variant:
     # could tell them apart.
     if not 0.3 <= args.dot_size <= 0.48:
         raise UsageError(f"--dot-size {args.dot_size}: dots are 0.3 to 0.48 of a cell in radius")
-    theme = Theme(line_rgb=args.line_color, tiles=args.tiles, palette=args.palette, dot_radius=args.dot_size)
-    return Variant(theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame)
+    light = args.theme == "light"
+    if args.board_px is not None and not MIN_BOARD_PX <= args.board_px <= args.size[0]:
+        raise UsageError(
+            f"--board-px {args.board_px}: the board must be {MIN_BOARD_PX} to {args.size[0]} pixels wide"
+            " (the window's width)"
+        )
+    theme = Theme(
+        line_rgb=args.line_color or (LIGHT_LINES if light else DARK_LINES),
+        tiles=args.tiles,
+        palette=args.palette,
+        dot_radius=args.dot_size,
+        light=light,
+        grid=not args.no_grid,
+        glyphs=args.glyphs,
+    )
+    look = Look(
+        board_px=args.board_px, header=args.header, win_banner=args.win_banner, next_button=args.next_button
+    )
+    return Variant(
+        theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame, look=look
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

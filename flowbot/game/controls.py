@@ -20,13 +20,14 @@ KEY_ACTIONS = {
 class Controls:
     """Routes input to the session: the dialog's button, the bottom buttons, then the board's cells."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, dialog: bool = True) -> None:
         self.session = session
+        self.dialog = dialog  # False: no dialog ever shows, so nothing covers a completed board
 
     def pointer_down(self, x: float, y: float, layout: Layout) -> None:
         """A press of the main button at a pixel of the window drawn with `layout`."""
         session = self.session
-        dialog = session.dialog()
+        dialog = session.dialog() if self.dialog else None
         placed = layout.dialog
         button = None if dialog is None or dialog.button is None or placed is None else placed.button
         if button is not None and button.contains(x, y):
