@@ -48,3 +48,144 @@ def png_bytes(frame: np.ndarray) -> bytes:
 def jpeg_bytes(frame: np.ndarray, quality: int = 85) -> bytes:
     """A frame encoded as a JPEG file."""
     return cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+
+
+# Looks of third-party Flow games (issue 11), drawn by the tests: each colour is (page, board, marks).
+DARK_LOOK = {"page": (0, 0, 0), "panel": (46, 40, 38), "line": (90, 90, 90), "marker": (66, 60, 58)}
+LIGHT_LOOK = {
+    "page": (250, 250, 250),
+    "panel": (226, 226, 230),
+    "line": (120, 120, 120),
+    "marker": (204, 204, 208),
+}
+HEADER_TEXT = "level 10  {rows}x{cols}  flows 0/{flows}"
+
+
+def draw_look(
+    puzzle: Puzzle,
+    *,
+    style: str = "nogrid",
+    light: bool = False,
+    cell: int = 40,
+    size: tuple[int, int] = (800, 800),
+    origin: tuple[int, int] = (100, 100),
+    glyphs: bool = False,
+    header: bool = False,
+    pipes: bool = False,
+    dot_radius: float = 0.4,
+    page: tuple[int, int, int] | None = None,
+) -> np.ndarray:
+    """An (H, W, 3) BGR frame of a board in a look the official game does not have.
+
+    style "nogrid": one rounded panel, a faint small marker in each empty cell, big discs.
+    style "lines": thin grid lines on a board of its own colour (dark lines on a light board).
+    size is (width, height) of the frame, origin the board's top-left pixel; walls are not drawn.
+    """
+    look = LIGHT_LOOK if light else DARK_LOOK
+    width, height = size
+    left, top = origin
+    right, bottom = left + cell * puzzle.cols, top + cell * puzzle.rows
+    frame = np.empty((height, width, 3), dtype=np.uint8)
+    frame[:] = page if page is not None else look["page"]
+    panel = look["panel"]
+    if style == "nogrid":
+        radius = max(2, cell // 5)
+        _rounded_rectangle(frame, (left, top), (right - 1, bottom - 1), radius, panel)
+    else:
+        frame[top:bottom, left:right] = panel
+    ends = {cell_: index for index, pair in enumerate(puzzle.endpoints) for cell_ in pair}
+    if style == "nogrid":
+        for row, col in puzzle.cells():
+            if (row, col) not in ends:
+                centre = (left + col * cell + cell // 2, top + row * cell + cell // 2)
+                cv2.circle(frame, centre, max(1, round(cell * 0.05)), look["marker"], -1, cv2.LINE_AA)
+    if pipes:
+        _draw_pipes(frame, puzzle, cell, origin, light)
+    if style == "lines":
+        thickness = 1 if cell < 40 else 2
+        for index in range(puzzle.cols + 1):
+            x = min(left + index * cell, right - 1)
+            cv2.line(frame, (x, top), (x, bottom - 1), look["line"], thickness)
+        for index in range(puzzle.rows + 1):
+            y = min(top + index * cell, bottom - 1)
+            cv2.line(frame, (left, y), (right - 1, y), look["line"], thickness)
+    colours = look_palette(light)
+    for row, col in puzzle.cells():
+        centre = (left + col * cell + cell // 2, top + row * cell + cell // 2)
+        if (row, col) in ends:
+            index = ends[(row, col)]
+            red, green, blue = colours[index % len(colours)]
+            disc = int(cell * dot_radius)
+            cv2.circle(frame, centre, disc, (blue, green, red), -1, cv2.LINE_AA)
+            if glyphs:
+                _draw_glyph(frame, centre, disc // 2, index)
+    if header:
+        text = HEADER_TEXT.format(rows=puzzle.rows, cols=puzzle.cols, flows=len(puzzle.colors))
+        scale = max(0.35, cell / 80)
+        ink = (40, 40, 40) if light else (230, 230, 230)
+        # The text's baseline sits a fifth of a cell above the board: within half a cell of its edge.
+        baseline = top - max(3, cell // 5)
+        cv2.putText(frame, text, (left, baseline), cv2.FONT_HERSHEY_SIMPLEX, scale, ink, 1, cv2.LINE_AA)
+    return frame
+
+
+def look_palette(light: bool) -> list[tuple[int, int, int]]:
+    """The dot colours (RGB) of a look: a light board has no white dot (it would not show), but brown."""
+    colours = list(PALETTES["current"])
+    if light:
+        colours[colours.index((255, 255, 255))] = (120, 72, 30)
+    return colours
+
+
+def _rounded_rectangle(frame, corner, far, radius, colour) -> None:
+    """Fill a rectangle with rounded corners (inclusive pixel corners)."""
+    (x0, y0), (x1, y1) = corner, far
+    cv2.rectangle(frame, (x0 + radius, y0), (x1 - radius, y1), colour, -1)
+    cv2.rectangle(frame, (x0, y0 + radius), (x1, y1 - radius), colour, -1)
+    for x, y in ((x0 + radius, y0 + radius), (x1 - radius, y0 + radius), (x0 + radius, y1 - radius),
+                 (x1 - radius, y1 - radius)):  # fmt: skip
+        cv2.circle(frame, (x, y), radius, colour, -1, cv2.LINE_AA)
+
+
+def _draw_glyph(frame, centre, radius, index) -> None:
+    """A white shape inside a dot, as colour-blind modes draw: circle, triangle, square, star, diamond."""
+    x, y = centre
+    white = (255, 255, 255)
+    kind = index % 5
+    if kind == 0:
+        cv2.circle(frame, centre, radius, white, -1, cv2.LINE_AA)
+        return
+    if kind == 2:
+        cv2.rectangle(frame, (x - radius + 1, y - radius + 1), (x + radius - 1, y + radius - 1), white, -1)
+        return
+    corners = {1: 3, 3: 10, 4: 4}[kind]
+    points = []
+    for step in range(corners):
+        angle = -np.pi / 2 + 2 * np.pi * step / corners
+        reach = radius if kind != 3 or step % 2 == 0 else radius * 0.45
+        points.append((x + reach * np.cos(angle), y + reach * np.sin(angle)))
+    cv2.fillPoly(frame, [np.rint(np.array(points)).astype(np.int32)], white, cv2.LINE_AA)
+
+
+def _draw_pipes(frame, puzzle: Puzzle, cell: int, origin: tuple[int, int], light: bool) -> None:
+    """A short pipe out of each first endpoint (one step, into a free neighbour), with the cell's tint."""
+    left, top = origin
+    colours = look_palette(light)
+    taken = {end for pair in puzzle.endpoints for end in pair}
+    for index, pair in enumerate(puzzle.endpoints):
+        start = pair[0]
+        free = [step for step in puzzle.neighbors(start) if step not in taken]
+        if not free:
+            continue
+        step = free[0]
+        taken.add(step)
+        red, green, blue = colours[index % len(colours)]
+        colour = np.array((blue, green, red), dtype=np.float64)
+        base = frame[top + step[0] * cell + cell // 2, left + step[1] * cell + cell // 2].astype(np.float64)
+        tint = tuple(int(v) for v in (base * 0.7 + colour * 0.3))
+        x0, y0 = left + step[1] * cell, top + step[0] * cell
+        frame[y0 : y0 + cell, x0 : x0 + cell] = tint
+        a = (left + start[1] * cell + cell // 2, top + start[0] * cell + cell // 2)
+        b = (x0 + cell // 2, y0 + cell // 2)
+        cv2.line(frame, a, b, (blue, green, red), max(2, cell // 3))
+        cv2.circle(frame, b, max(1, cell // 6), (blue, green, red), -1, cv2.LINE_AA)

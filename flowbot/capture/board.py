@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from flowbot.capture.lines import Lattice, LineMasks, find_lattice, line_masks
+from flowbot.capture.lines import Lattice, LineMasks, find_lattice, line_masks, small_differs
+from flowbot.capture.panel import find_panel_grid
 from flowbot.errors import CaptureError
 from flowbot.model import Cell, Geometry
 
@@ -42,37 +44,68 @@ class Board:
 
 
 def find_board(frame: np.ndarray) -> Board:
-    """Locate the board: the grid lines, then the cells closed on all four sides by them.
+    """Locate the board: the first of `board_candidates`; CaptureError saying what was tried if none.
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    try:
-        lattice, closed = _cells(frame, dark=False)
-    except CaptureError as error:
-        try:  # no grid lines: maybe the cells are tiles with dark gaps between them
-            lattice, closed = _cells(frame, dark=True)
-        except CaptureError:
-            raise error from None
+    failures: list[str] = []
+    for board in board_candidates(frame, failures):
+        return board
+    raise CaptureError(no_board_message(failures))
+
+
+def no_board_message(failures: list[str]) -> str:
+    """What was tried to find a board and why each way failed, for the user."""
+    return "no board found: " + "; ".join(dict.fromkeys(failures))
+
+
+def board_candidates(frame: np.ndarray, failures: list[str]) -> Iterator[Board]:
+    """Boards the frame may hold, by the evidence for them, most trusted first: bright grid lines;
+    dark gaps between tiles (or dark lines on a light board); the same for a board much smaller than
+    the frame; the regular lattice of dots and faint markers in a flat panel. Why a way found
+    nothing is appended to `failures`.
+    """
+    ways = [(False, False), (True, False)]
+    if small_differs(frame):
+        ways += [(False, True), (True, True)]
+    for dark, small in ways:
+        try:
+            lattice, closed = _cells(frame, dark, small)
+        except CaptureError as error:
+            failures.append(str(error))
+            continue
+        yield _board(lattice.xs, lattice.ys, closed)
+    grid = find_panel_grid(frame)
+    if grid is None:
+        failures.append("no lattice of dots in a panel")
+        return
+    yield Board(Geometry(grid.xs, grid.ys), frozenset())
+
+
+def _board(xs: tuple[float, ...], ys: tuple[float, ...], closed: np.ndarray) -> Board:
+    """The board spanned by the closed cells of a lattice; positions inside it not closed are holes."""
     rows = np.flatnonzero(closed.any(axis=1))
     cols = np.flatnonzero(closed.any(axis=0))
     top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     inside = closed[top:bottom, left:right]
-    geometry = Geometry(lattice.xs[left : right + 1], lattice.ys[top : bottom + 1])
-    if geometry.rows < 2 or geometry.cols < 2:
-        raise CaptureError(f"no board grid found (only a {geometry.rows}x{geometry.cols} grid)")
+    geometry = Geometry(xs[left : right + 1], ys[top : bottom + 1])
     holes = frozenset((int(row), int(col)) for row, col in zip(*np.nonzero(~inside), strict=True))
     return Board(geometry, holes)
 
 
-def _cells(frame: np.ndarray, dark: bool) -> tuple[Lattice, np.ndarray]:
+def _cells(frame: np.ndarray, dark: bool, small: bool) -> tuple[Lattice, np.ndarray]:
     """The lines, their lattice and the closed cells, from bright lines (or dark gaps)."""
-    masks = line_masks(frame, dark=dark)
+    masks = line_masks(frame, dark=dark, small=small)
+    kind = ("tile gaps or dark lines" if dark else "grid lines") + (" at small scale" if small else "")
     lattice = find_lattice(masks)
     if lattice is None:
-        raise CaptureError("no board grid found (no evenly spaced grid lines)")
+        raise CaptureError(f"no evenly spaced {kind}")
     closed = _closed_cells(masks, lattice)
     if closed.sum() < 4:
-        raise CaptureError("no board grid found (grid lines do not close any cells)")
+        raise CaptureError(f"{kind} close no cells")
+    rows, cols = np.flatnonzero(closed.any(axis=1)), np.flatnonzero(closed.any(axis=0))
+    if rows[-1] - rows[0] < 1 or cols[-1] - cols[0] < 1:
+        raise CaptureError(f"{kind} close only a {rows[-1] - rows[0] + 1}x{cols[-1] - cols[0] + 1} grid")
     return lattice, closed
 
 

@@ -13,6 +13,9 @@ import numpy as np
 RIDGE_LEVEL = 14
 # Cells drawn as tiles are at least this bright (the black background is near 0).
 TILE_LEVEL = 25
+# For boards much smaller than the frame: a ridge kernel for cells from ~14 px, lines at least 6 px apart.
+SMALL_KERNEL = 7
+MIN_STEP = 6.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,8 @@ class LineMasks:
     # Dark lines: the gaps between cells drawn as tiles, in games without grid lines.
     dark: bool = False
     level: np.ndarray | None = None  # (H, W) uint8 brightness, kept for tiled boards
+    # The shortest spacing of lines that can be a board's (pixels).
+    min_step: float = 6.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +59,18 @@ def brightness(frame: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(blue, green), red)
 
 
-def line_masks(frame: np.ndarray, dark: bool = False) -> LineMasks:
+def line_masks(frame: np.ndarray, dark: bool = False, small: bool = False) -> LineMasks:
     """Thin bright lines: what a top-hat keeps of structures thinner than a few pixels across them.
 
     With `dark`, thin dark lines instead (a black-hat): the gaps between tiles where a game draws
-    its cells as tiles and no grid lines.
+    its cells as tiles and no grid lines, or dark lines on a light board. With `small`, for a board
+    much smaller than the frame: a kernel and a shortest spacing fitted to cells of ~16 px, not to
+    the frame's size.
     """
     level = brightness(frame)
     height, width = level.shape
     # Lines are 1-5 px thick, endpoint discs and glows far wider; the kernel sits between.
-    length = _ridge_kernel(height, width)
+    length = SMALL_KERNEL if small else _ridge_kernel(height, width)
     pad = length
     # Padding with black keeps a line on the frame's very edge a ridge.
     padded = cv2.copyMakeBorder(level, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
@@ -75,7 +82,13 @@ def line_masks(frame: np.ndarray, dark: bool = False) -> LineMasks:
     vertical = cv2.morphologyEx(padded, operation, across_cols)[inner]
     widest = max(11, length // 2) | 1
     masks = (horizontal > RIDGE_LEVEL, vertical > RIDGE_LEVEL, horizontal, vertical, widest)
-    return LineMasks(*masks, dark=dark, level=level if dark else None)
+    min_step = MIN_STEP if small else max(MIN_STEP, min(height, width) / 45)
+    return LineMasks(*masks, dark=dark, level=level if dark else None, min_step=min_step)
+
+
+def small_differs(frame: np.ndarray) -> bool:
+    """Whether the small-board kernel differs from the one the frame's size gives."""
+    return _ridge_kernel(*frame.shape[:2]) != SMALL_KERNEL
 
 
 def _ridge_kernel(height: int, width: int) -> int:
@@ -86,7 +99,7 @@ def _ridge_kernel(height: int, width: int) -> int:
 def find_lattice(masks: LineMasks) -> Lattice | None:
     """The evenly spaced vertical and horizontal lines that make the board, or None if there are none."""
     height, width = masks.horizontal.shape
-    min_step = max(6.0, min(height, width) / 45)
+    min_step = masks.min_step
     xs = _best_chain(_profile(masks.vertical, 0, masks.widest), min_step)
     ys = _best_chain(_profile(masks.horizontal, 1, masks.widest), min_step)
     if len(xs) < 2 or len(ys) < 2:

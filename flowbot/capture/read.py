@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flowbot.capture.board import find_board
+from flowbot.capture.board import Board, board_candidates, no_board_message
 from flowbot.capture.colors import find_dots, group_dots, name_groups
 from flowbot.capture.image import decode_image
 from flowbot.errors import CaptureError
@@ -34,9 +34,22 @@ def read_puzzle(frame: np.ndarray, source: Source | None = None) -> Reading:
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise CaptureError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
-    board = find_board(frame)
+    failures: list[str] = []
+    misread: CaptureError | None = None
+    for board in board_candidates(frame, failures):
+        try:
+            groups = group_dots(find_dots(frame, board.geometry, board.holes))
+        except CaptureError as error:
+            # The most trusted board's trouble is the one to tell, if no other board reads.
+            misread = misread or error
+            continue
+        return _reading(board, groups, source)
+    raise misread or CaptureError(no_board_message(failures))
+
+
+def _reading(board: Board, groups: list, source: Source | None) -> Reading:
+    """The reading of a board whose dots group into pairs."""
     geometry = board.geometry
-    groups = group_dots(find_dots(frame, geometry, board.holes))
     if len(groups) > len(LABELS):
         raise CaptureError(f"{len(groups)} colours is more than a board can hold")
     names = name_groups(groups)
