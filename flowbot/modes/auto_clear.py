@@ -135,6 +135,16 @@ class Sighting:
 
 
 @dataclass(frozen=True, slots=True)
+class WonLevel:
+    """The level just won, as drawn: where, the solution, the flows' colours, its cells before drawing."""
+
+    geometry: Geometry
+    solution: Solution
+    flow_rgb: tuple[tuple[int, int, int], ...]
+    before: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
 class RememberedControl:
     """The control that moved the game on last time: where it was on screen and how it looked."""
 
@@ -183,6 +193,7 @@ class AutoClear:
     last_reason: str = ""  # why the last look found no board, in the reader's words
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
+    _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
         """Clear levels until `count` are done, none comes, one fails, or Ctrl-C."""
@@ -262,6 +273,7 @@ class AutoClear:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             missing = self.verdict(sighting, solution, before)
             if not missing:
+                self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
             moved = self._found_again(sighting)
@@ -274,7 +286,7 @@ class AutoClear:
         self._save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s)
         report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, 1, timing))
-        cells = ", ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        cells = "; ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise AutoClearError(
             f"level {number} ({puzzle.size}) was drawn twice but the game did not take it: "
             f"{len(missing)} cell(s) still empty ({cells})"
@@ -344,14 +356,39 @@ class AutoClear:
                 self.last_reason = str(error)
             done = time.perf_counter()
             rows = reading.puzzle.to_rows() if reading is not None else None
-            if rows is not None and rows == previous:
+            if (
+                rows is not None
+                and previous is not None
+                and (rows == previous or self._still_won(frame, reading))
+            ):
                 self.last_reason = "the same level is still showing"
+                rows = previous
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
                 return Sighting(frame, reading, (captured - started) * 1000, (done - captured) * 1000)
             last_rows = rows
             if time.monotonic() > deadline:
                 return None
             self.sleep(0.1)
+
+    def _still_won(self, frame: Frame, reading: Reading) -> bool:
+        """True when a board read where the level just won was still shows its solution: the old
+        level read wrongly (a dialog or a button over part of it), not a new one."""
+        won = self._won
+        if won is None:
+            return False
+        geometry = reading.geometry.shifted(frame.left, frame.top)
+        if (geometry.rows, geometry.cols) != (won.geometry.rows, won.geometry.cols):
+            return False
+        if (
+            abs(geometry.xs[0] - won.geometry.xs[0]) > 0.2 * geometry.cell_size
+            or abs(geometry.ys[0] - won.geometry.ys[0]) > 0.2 * geometry.cell_size
+        ):
+            return False
+        on_frame = won.geometry.shifted(-frame.left, -frame.top)
+        missing = missing_cells(frame.pixels, on_frame, won.solution, won.flow_rgb, won.before)
+        # A dialog may hide some of the pipes; most still showing is the old level.
+        cells = sum(max(0, len(path) - 2) for path in won.solution.paths)
+        return len(missing) <= cells // 2
 
     def verdict(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
         """After drawing: [] when the game took the level (the board, wherever it is now, shows every
@@ -360,6 +397,7 @@ class AutoClear:
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
         missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
+        cells = len(missing)
         self._dialog_seen = False
         while True:
             frame = self.screen.grab(self.region)
@@ -377,7 +415,12 @@ class AutoClear:
             except CaptureError:
                 seen = None
             if seen is not None and seen.puzzle.to_rows() != rows:
-                self._moved_on = True
+                if len(missing) <= cells // 2:
+                    # Most of the solution still shows where it was drawn: the level, partly covered
+                    # by what the game put over it (a dialog, a button), read as another board.
+                    self._dialog_seen = True
+                else:
+                    self._moved_on = True
                 return []
             if seen is not None and seen.geometry != old:
                 moved = missing_cells(frame.pixels, seen.geometry, solution, flow_rgb, before)
