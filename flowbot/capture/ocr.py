@@ -108,7 +108,7 @@ def read_words(frame: np.ndarray) -> list[Word]:
 
     height = frame.shape[0]
     # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.
-    scale = 2.0 if height < 1200 else 1.0
+    scale = 2.0 if height < 600 else 1.0
     image = _prepared(frame, round(height * scale), pad=16, invert_dark=False)
     try:
         data = pytesseract.image_to_data(image, config="--psm 11", output_type=pytesseract.Output.DICT)

@@ -399,6 +399,8 @@ class AutoClear:
         missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
         cells = len(missing)
         self._dialog_seen = False
+        window = self._window(sighting.geometry)
+        looked_for_words = False
         while True:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
@@ -406,7 +408,7 @@ class AutoClear:
             missing = missing_cells(frame.pixels, old, solution, flow_rgb, before)
             if not missing:
                 return []
-            if find_next_button(frame.pixels, old) is not None:
+            if find_next_button(frame.pixels, old) is not None or self._flow_dialog_in(window):
                 self._dialog_seen = True
                 return []
             # ...or wherever the board is now (a win banner may have pushed it down).
@@ -427,15 +429,24 @@ class AutoClear:
                 if not moved:
                     return []
                 missing = moved if len(moved) < len(missing) else missing
-            if time.monotonic() > deadline:
-                break
+            # Most of the board hidden (something over it), or time is up: look for a win message in
+            # words ("You won!", "Level complete"), once: OCR costs a few hundred milliseconds.
+            late = time.monotonic() > deadline
+            if not looked_for_words and (late or (seen is None and len(missing) > cells // 2)):
+                looked_for_words = True
+                if says_won(read_words(self.screen.grab(window).pixels)):
+                    self._dialog_seen = True
+                    return []
+            if late:
+                return missing
             self.sleep(0.1)
-        # Last, a win message in words ("You won!", "Level complete"): OCR, once.
-        window = self._window(sighting.geometry)
-        shot = self.screen.grab(window)
-        if says_won(read_words(shot.pixels)):
-            return []
-        return missing
+
+    def _flow_dialog_in(self, window: Region | None) -> bool:
+        """True when a Flow-style dialog button shows anywhere in the game's window (a dialog wider
+        than a small board)."""
+        if window is None:
+            return False
+        return find_next_button(self.screen.grab(window).pixels) is not None
 
     def _found_again(self, sighting: Sighting) -> Sighting | None:
         """The same level read again, wherever it is on screen now."""
