@@ -295,13 +295,22 @@ class AutoClear:
     def _solved(self, number: int, sighting: Sighting, report: Report) -> tuple[Sighting, Solution]:
         """Solve the board read; a board with no solution is most likely misread, so look again a few
         times before giving up, and save the picture with what was read drawn on it."""
-        for _ in range(MISREAD_LOOKS):
+        pressed = False
+        for look in range(MISREAD_LOOKS + 1):
             result = solve(sighting.reading.puzzle, timeout=10)
             if result.solution is not None:
                 return sighting, result.solution
             log.info(
                 "level %d read as %s has no solution; looking again", number, sighting.reading.puzzle.size
             )
+            if look == MISREAD_LOOKS - 1 and not pressed and not self.dry_run:
+                # Still no solution: perhaps a level's win is showing over its board (a dialog or a
+                # button covering dots). Press what moves on, once, and read what comes.
+                pressed = True
+                following = self._press_controls(sighting.rows, sighting.geometry)
+                if following is not None:
+                    sighting = following
+                    continue
             self.sleep(0.3)
             again = self.wait_for_board(None, timeout=1.0)
             sighting = again or sighting
