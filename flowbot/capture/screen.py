@@ -104,13 +104,8 @@ class MssScreen:
 
     def check_region(self, region: Region | None) -> None:
         """Refuse a region (from --region or a profile) that is not wholly on the screen."""
-        if region is not None and not self.everything.covers(region):
-            screen = self.everything
-            where = "wholly" if not screen.overlaps(region) else "partly"
-            raise UsageError(
-                f"region {region} (LEFT,TOP,WIDTH,HEIGHT) is {where} off the screen, which is "
-                f"{screen.width}x{screen.height} at {screen.left},{screen.top}; give one inside it"
-            )
+        if region is not None:
+            check_on_screen(region, self.everything)
 
     def grab(self, region: Region | None = None) -> Frame:
         """Capture a region of the screen as a BGR frame."""
@@ -129,6 +124,16 @@ class MssScreen:
     def close(self) -> None:
         """Release the display connection."""
         self._mss.close()
+
+
+def check_on_screen(region: Region, screen: Region) -> None:
+    """Raise a UsageError naming the region and the screen's size unless the region is wholly on it."""
+    if not screen.covers(region):
+        where = "wholly" if not screen.overlaps(region) else "partly"
+        raise UsageError(
+            f"region {region} (LEFT,TOP,WIDTH,HEIGHT) is {where} off the screen, which is "
+            f"{screen.width}x{screen.height} at {screen.left},{screen.top}; give a region inside it"
+        )
 
 
 def mss_error() -> type[Exception]:
