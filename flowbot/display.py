@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import logging
 import os
 import secrets
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from flowbot.errors import FlowbotError
+
+log = logging.getLogger(__name__)
 
 
 class DisplayError(FlowbotError):
@@ -25,8 +31,9 @@ class VirtualDisplay:
     Use as a context manager; it sets DISPLAY and XAUTHORITY for this process and its children.
     """
 
-    def __init__(self, width: int = 1280, height: int = 1024) -> None:
+    def __init__(self, width: int = 1280, height: int = 1024, cookie: bool = True) -> None:
         self.width, self.height = width, height
+        self.cookie = cookie  # False: no -auth and no XAUTHORITY, like displays that have no Xauthority file
         self.process: subprocess.Popen | None = None
         self.name = ""
         self._saved: dict[str, str | None] = {}
@@ -49,10 +56,12 @@ class VirtualDisplay:
         for number in range(90, 200):
             if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
                 continue
-            _add_cookie(authority, number)
             # -noreset: the server stays up when the last client (a test's game) disconnects.
             command = ["Xvfb", f":{number}", "-screen", "0", f"{self.width}x{self.height}x24",
-                       "-noreset", "-nolisten", "tcp", "-auth", str(authority)]  # fmt: skip
+                       "-noreset", "-nolisten", "tcp"]  # fmt: skip
+            if self.cookie:
+                _add_cookie(authority, number)
+                command += ["-auth", str(authority)]
             process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if _wait_for(Path(f"/tmp/.X11-unix/X{number}"), process):
                 self.process, self.name = process, f":{number}"
@@ -60,9 +69,12 @@ class VirtualDisplay:
             process.kill()
         else:
             raise DisplayError("could not start Xvfb on any display number from :90 to :199")
-        for key, value in (("DISPLAY", self.name), ("XAUTHORITY", str(authority))):
+        for key, value in (("DISPLAY", self.name), ("XAUTHORITY", str(authority) if self.cookie else None)):
             self._saved[key] = os.environ.get(key)
-            os.environ[key] = value
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
     def stop(self) -> None:
         """Stop Xvfb and restore the environment."""
@@ -78,6 +90,34 @@ class VirtualDisplay:
         if self._folder is not None:
             self._folder.cleanup()
             self._folder = None
+
+
+@contextlib.contextmanager
+def quiet_x_client() -> Iterator[None]:
+    """Around connecting a python-xlib client (pyautogui, the window check): work without an
+    Xauthority file, and keep Xlib's warnings off stdout, where they would break --json.
+
+    Displays started without a cookie (Xvfb, some desktops) have no Xauthority file, or an empty
+    one: some python-xlib versions refuse a missing file, and all of them print "no xauthority
+    details available" with print(). A missing file is replaced by an empty one for the connection;
+    what Xlib prints goes to the debug log instead.
+    """
+    saved = os.environ.get("XAUTHORITY")
+    home = os.environ.get("HOME")
+    authority = saved or (str(Path(home) / ".Xauthority") if home else None)
+    if authority is None or not os.access(authority, os.R_OK):
+        os.environ["XAUTHORITY"] = os.devnull
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            yield
+    finally:
+        if saved is None:
+            os.environ.pop("XAUTHORITY", None)
+        else:
+            os.environ["XAUTHORITY"] = saved
+        if printed.getvalue().strip():
+            log.debug("X client said: %s", printed.getvalue().strip())
 
 
 def end_process(process: subprocess.Popen, timeout: float = 10.0) -> None:

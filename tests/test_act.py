@@ -151,3 +151,277 @@ def test_no_display_is_a_display_error(monkeypatch):
     monkeypatch.delenv("DISPLAY", raising=False)
     with pytest.raises(DisplayError, match="cannot open the screen"):
         MssScreen()
+
+
+# --- safety: the button is released on every way out; the board is checked before each press ----------
+
+
+class FakeGui:
+    """Stands in for pyautogui: the calls PyAutoGuiPointer makes, with the fail-safe as pyautogui has it
+    (every decorated call checks first), and the button's state as the display would see it."""
+
+    class FailSafeException(Exception):
+        pass
+
+    def __init__(self) -> None:
+        self.FAILSAFE = True
+        self.position = (300, 300)
+        self.button_down = False
+        self.calls: list[str] = []
+
+    def failSafeCheck(self):
+        if self.FAILSAFE and self.position == (0, 0):
+            raise self.FailSafeException("fail-safe")
+
+    def moveTo(self, x, y):
+        self.failSafeCheck()
+        self.position = (x, y)
+        self.calls.append("move")
+
+    def mouseDown(self):
+        self.failSafeCheck()
+        self.button_down = True
+        self.calls.append("down")
+
+    def mouseUp(self):
+        self.failSafeCheck()
+        self.button_down = False
+        self.calls.append("up")
+
+
+def fake_pointer(gui: FakeGui | None = None):
+    from flowbot.act.pointer import PyAutoGuiPointer
+
+    return PyAutoGuiPointer(Region(0, 0, 1000, 1000), gui=gui or FakeGui())
+
+
+def test_the_fail_safe_mid_stroke_releases_the_button_and_raises_one_error():
+    from flowbot.act.pointer import FailSafeError
+
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
+
+    def throw_into_the_corner(seconds):
+        if gui.calls.count("move") == 4:
+            gui.position = (0, 0)  # the person throws the mouse into the corner
+
+    with pytest.raises(FailSafeError) as caught:
+        draw_strokes(pointer, strokes, PointerSettings(), sleep=throw_into_the_corner)
+    assert not gui.button_down and gui.calls[-1] == "up"
+    assert caught.value.exit_code == 10 and "fail-safe" in str(caught.value)
+    assert caught.value.__context__ is None or not isinstance(caught.value.__context__, FailSafeError)
+    assert gui.FAILSAFE  # switched off only for the release
+
+
+def test_a_press_refused_by_the_fail_safe_is_not_followed_by_a_stray_release():
+    from flowbot.act.pointer import FailSafeError
+
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    gui.position = (0, 0)
+    with pytest.raises(FailSafeError):
+        pointer.down()
+    assert gui.calls == [] and not pointer.held
+
+
+def test_any_exception_mid_stroke_releases_the_button():
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
+
+    def explode(seconds):
+        if gui.calls.count("move") == 3:
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        draw_strokes(pointer, strokes, PointerSettings(), sleep=explode)
+    assert not gui.button_down and not pointer.held
+
+
+def test_a_stop_signal_releases_at_the_next_move_and_exits_128_plus_its_number():
+    import os
+    import signal
+
+    from flowbot.act.pointer import Interrupted, stop_signals
+
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
+    asked: list[int] = []
+
+    def terminate_mid_drag(seconds):
+        if gui.calls.count("move") == 3 and not asked:
+            os.kill(os.getpid(), signal.SIGTERM)  # as `kill` or a service manager would
+
+    before = signal.getsignal(signal.SIGTERM)
+    with stop_signals(asked.append) as watch, pytest.raises(Interrupted) as caught:
+        draw_strokes(pointer, strokes, PointerSettings(), sleep=terminate_mid_drag)
+    assert asked == [signal.SIGTERM] and watch.received == signal.SIGTERM
+    assert caught.value.exit_code == 143 and "SIGTERM" in str(caught.value)
+    assert not gui.button_down and gui.calls.count("down") == 1
+    assert signal.getsignal(signal.SIGTERM) is before  # handlers put back
+    pointer.move(10, 10)  # and no stop left pending after the run
+
+
+@pytest.mark.parametrize("name, status", [("SIGINT", 130), ("SIGHUP", 129)])
+def test_sigint_and_sighup_stop_cleanly_too(name, status):
+    import os
+    import signal
+
+    from flowbot.act.pointer import Interrupted, stop_signals
+
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    with stop_signals() as watch:
+        pointer.move(5, 5)
+        pointer.down()
+        os.kill(os.getpid(), getattr(signal, name))
+        with pytest.raises(Interrupted) as caught:
+            pointer.move(6, 6)
+    assert watch.error().exit_code == status == caught.value.exit_code
+    assert not gui.button_down
+
+
+def test_release_all_lets_go_of_every_held_button_as_at_exit():
+    from flowbot.act.pointer import release_all
+
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    pointer.down()
+    gui.position = (0, 0)  # even from the fail-safe corner
+    release_all()
+    assert not gui.button_down and not pointer.held
+    release_all()  # nothing held: nothing happens
+    assert gui.calls.count("up") == 1
+
+
+def board_frames(shift: int) -> tuple[np.ndarray, np.ndarray]:
+    """PUZZLE drawn as dots on a dark screen, and the same screen with the board moved `shift` px right."""
+    picture = np.zeros((600, 600, 3), dtype=np.uint8)
+    palette = [(0, 0, 230), (0, 200, 0), (230, 0, 0), (0, 220, 220), (200, 0, 200)]
+    for color, pair in enumerate(PUZZLE.endpoints):
+        for cell in pair:
+            x, y = (round(v) for v in GEOMETRY.center(cell))
+            cv2.circle(picture, (x, y), 14, palette[color], -1)
+    return picture, np.roll(picture, shift, axis=1)
+
+
+def test_the_guard_stops_before_pressing_when_the_board_moved():
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, moved = board_frames(37)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    screen = ImageScreen([before, before, moved])
+    guard = BoardGuard.arm(screen, Frame(before), GEOMETRY, dots, windows=None)
+    pointer = RecordingPointer(guard=guard)
+    strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
+    with pytest.raises(BoardGoneError, match="no longer where it was") as caught:
+        draw_strokes(pointer, strokes, PointerSettings(), sleep=lambda s: None)
+    kinds = [kind for kind, _, _ in pointer.events]
+    assert kinds.count("down") == kinds.count("up") == 2  # the third stroke was never pressed
+    assert caught.value.exit_code == 11
+
+
+class FakeWindows:
+    """Top-level windows by id, bottom to top."""
+
+    def __init__(self, boxes: dict[int, Region]) -> None:
+        self.boxes = dict(boxes)
+
+    def stack(self) -> list[int]:
+        return list(self.boxes)
+
+    def box(self, window_id: int) -> Region | None:
+        return self.boxes.get(window_id)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda w: w.boxes.pop(2), "window is gone"),
+        (lambda w: w.boxes.__setitem__(2, Region(50, 0, 600, 800)), "window moved"),
+        (lambda w: w.boxes.__setitem__(3, Region(250, 400, 100, 100)), "covers part of the board"),
+    ],
+    ids=["closed", "moved", "covered"],
+)
+def test_the_guard_watches_the_games_window(change, message):
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    windows = FakeWindows({1: Region(0, 0, 2000, 2000), 2: Region(0, 0, 600, 800), 4: Region(900, 0, 50, 50)})
+    guard = BoardGuard.arm(ImageScreen([before]), Frame(before), GEOMETRY, dots, windows)
+    assert guard.window is not None and guard.window.id == 2  # the topmost window under the board
+    guard.check(120, 320)
+    with pytest.raises(BoardGoneError, match="outside the game's window"):
+        guard.check(700, 320)
+    change(windows)
+    with pytest.raises(BoardGoneError, match=message):
+        guard.check(120, 320)
+
+
+def test_the_live_loop_stops_when_the_board_moves_mid_level(tmp_path):
+    import random
+
+    from flowbot.act.guard import BoardGoneError
+    from flowbot.generate.levels import make_level
+    from flowbot.modes.auto_clear import AutoClear
+    from tests.simulated_game import SimulatedGame
+
+    game = SimulatedGame([make_level(6, 6, 5, random.Random(3)).puzzle])
+    game.guard = None  # a pointer that carries a guard: the loop arms it
+    real_grab, real_up = game.grab, game.up
+
+    def moved_grab(region=None):
+        frame = real_grab(None)
+        shifted = Frame(np.roll(frame.pixels, 45, axis=1))  # the window moved 45 px to the right
+        return ImageScreen([shifted.pixels]).grab(region)
+
+    def up_then_move():
+        real_up()
+        game.grab = moved_grab
+
+    game.up = up_then_move
+    fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
+    report = loop.run()
+    assert isinstance(report.halt, BoardGoneError) and "no longer where it was" in report.stopped
+    assert game.presses == 1 and not game.held
+
+
+def test_a_region_off_the_screen_is_refused_with_the_screens_size():
+    from flowbot.capture.screen import check_on_screen
+    from flowbot.errors import UsageError
+
+    screen = Region(0, 0, 800, 600)
+    check_on_screen(Region(0, 0, 800, 600), screen)
+    with pytest.raises(UsageError, match=r"region 700,0,300,300 .* partly off the screen, which is 800x600"):
+        check_on_screen(Region(700, 0, 300, 300), screen)
+    with pytest.raises(UsageError, match="wholly off the screen"):
+        check_on_screen(Region(900, 700, 10, 10), screen)
+    with pytest.raises(UsageError, match="partly off"):
+        check_on_screen(Region(-5, 10, 100, 100), screen)
+
+
+def test_x_clients_connect_without_an_xauthority_file_and_keep_stdout_clean(monkeypatch, tmp_path, capsys):
+    import os
+
+    from flowbot.display import quiet_x_client
+
+    monkeypatch.setenv("XAUTHORITY", str(tmp_path / "missing"))
+    with quiet_x_client():
+        assert os.environ["XAUTHORITY"] == os.devnull  # read as empty: no cookie, no error
+        print("Xlib.xauth: warning, no xauthority details available")
+    assert os.environ["XAUTHORITY"] == str(tmp_path / "missing")
+    monkeypatch.delenv("XAUTHORITY")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with quiet_x_client():
+        assert os.environ["XAUTHORITY"] == os.devnull
+    assert "XAUTHORITY" not in os.environ
+    present = tmp_path / "cookie"
+    present.write_bytes(b"")
+    monkeypatch.setenv("XAUTHORITY", str(present))
+    with quiet_x_client():
+        assert os.environ["XAUTHORITY"] == str(present)  # a readable file is left alone
+    assert capsys.readouterr().out == ""

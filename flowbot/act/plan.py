@@ -62,11 +62,17 @@ def draw_strokes(
     should_stop: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
-    """Replay strokes with the pointer; stop between strokes when asked. Returns how many were drawn."""
+    """Replay strokes with the pointer; stop between strokes when asked. Returns how many were drawn.
+
+    A pointer may carry a guard (act/guard.py, set where the board is read): it is asked before each
+    press whether the board is still there, and raises to stop the run when it is not."""
     drawn = 0
+    guard = getattr(pointer, "guard", None)
     for stroke in strokes:
         if should_stop():
             break
+        if guard is not None:
+            guard.check(*stroke.points[0])
         pointer.move(*stroke.points[0])
         pointer.down()
         try:

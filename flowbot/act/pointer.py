@@ -1,19 +1,70 @@
-"""What moves the mouse: pyautogui (imported only here) or a recorder, behind one protocol."""
+"""What moves the mouse: pyautogui (imported only here) or a recorder, behind one protocol.
+
+This module owns pressing and releasing. Every way out of a live run lets the button go: an
+exception (the `finally` of each stroke), pyautogui's fail-safe (released without the fail-safe
+check, which would only raise again), SIGINT, SIGTERM and SIGHUP (turned into a clean stop by
+`stop_signals`), and interpreter exit (`release_all` runs at exit).
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import logging
+import signal
 import time
+import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from flowbot.capture.screen import Region
 from flowbot.errors import FlowbotError
 
+log = logging.getLogger(__name__)
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
 
 class PointerError(FlowbotError):
     """The pointer was asked to leave the game window, or the mouse cannot be driven."""
 
     exit_code = 5
+
+
+class StopRun(FlowbotError):
+    """A live run stopped to keep the desktop safe; the mouse button has been released."""
+
+
+class FailSafeError(StopRun):
+    """The person threw the pointer into a screen corner: pyautogui's fail-safe."""
+
+    exit_code = 10
+
+    def __init__(self) -> None:
+        super().__init__("stopped by the fail-safe (the pointer was moved into a screen corner)")
+
+
+class Interrupted(StopRun):
+    """SIGINT, SIGTERM or SIGHUP arrived; the exit status is 128 + the signal's number, as shells do."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        self.exit_code = 128 + signum
+        name = signal.Signals(signum).name
+        super().__init__("interrupted (Ctrl-C)" if signum == signal.SIGINT else f"interrupted by {name}")
+
+
+class Guard(Protocol):
+    """Says whether the board the bot is drawing on is still there (act/guard.py's BoardGuard)."""
+
+    def check(self, x: float | None = None, y: float | None = None) -> None:
+        """Before a press at (x, y): raise a FlowbotError when the board is gone, moved or covered."""
+        ...
+
+    def check_window(self) -> None:
+        """While the button is held: the cheap part of `check` (the game's window)."""
+        ...
 
 
 class Pointer(Protocol):
@@ -39,6 +90,7 @@ class RecordingPointer:
     events: list[tuple[str, float, float]] = field(default_factory=list)
     x: float = 0.0
     y: float = 0.0
+    guard: Guard | None = None  # asked before each stroke's press (see draw_strokes)
 
     def move(self, x: float, y: float) -> None:
         """Note a move."""
@@ -54,47 +106,157 @@ class RecordingPointer:
         self.events.append(("up", self.x, self.y))
 
 
+# Pointers whose button is down right now: what atexit and a second signal release.
+_held: weakref.WeakSet = weakref.WeakSet()
+# The stop signal received during `stop_signals`, which pointers act on at their next call.
+_pending: list[int] = []
+
+
 class PyAutoGuiPointer:
     """The real mouse through pyautogui, kept inside the game window.
 
     pyautogui's module settings are set once, here: no pause after each call (flowbot paces moves
     itself), the fail-safe kept on (throw the mouse into a screen corner to stop), and moves made
-    as single jumps, one per call, so the game sees every step.
+    as single jumps, one per call, so the game sees every step. It remembers whether it holds the
+    button, so that every way out can let it go.
     """
 
-    def __init__(self, bounds: Region) -> None:
-        try:
-            import pyautogui  # imported here: it connects to the display on import
-        except Exception as error:  # Xlib raises several kinds when no display is reachable
-            raise PointerError(f"cannot drive the mouse: {error}") from error
-        pyautogui.PAUSE = 0
-        pyautogui.FAILSAFE = True
-        pyautogui.MINIMUM_DURATION = 0
-        self._gui = pyautogui
+    def __init__(self, bounds: Region, gui=None) -> None:
+        self._gui = gui if gui is not None else import_pyautogui()
+        self._gui.PAUSE = 0
+        self._gui.FAILSAFE = True
+        self._gui.MINIMUM_DURATION = 0
         self.bounds = bounds
+        self.guard: Guard | None = None  # asked before each stroke's press (see draw_strokes)
+        self.held = False
 
     def move(self, x: float, y: float) -> None:
         """Jump the pointer to (x, y), refusing to leave the window."""
+        self._check_pending()
         if not self.bounds.contains(x, y):
             raise PointerError(f"refusing to move the pointer to ({x:.0f}, {y:.0f}), outside the game window")
-        self._gui.moveTo(round(x), round(y))
+        if self.held and self.guard is not None:
+            try:  # mid-drag: the window's cheap look, so a window closed under the drag ends it at once
+                self.guard.check_window()
+            except FlowbotError:
+                self.release()
+                raise
+        self._safely(self._gui.moveTo, round(x), round(y))
 
     def down(self) -> None:
-        """Press the left button."""
-        self._gui.mouseDown()
+        """Press the left button (after the fail-safe check, so a refused press is not half made)."""
+        self._check_pending()
+        self._safely(self._gui.failSafeCheck)
+        self.held = True  # before the press: if it raises half way, the release still happens
+        _held.add(self)
+        self._safely(self._gui.mouseDown)
 
     def up(self) -> None:
-        """Release the left button."""
-        self._gui.mouseUp()
+        """Release the left button, if this pointer pressed it."""
+        self.release()
+
+    def release(self) -> None:
+        """Let the button go without the fail-safe check: in a corner that check would raise again."""
+        if not self.held:
+            return
+        saved = self._gui.FAILSAFE
+        self._gui.FAILSAFE = False
+        try:
+            self._gui.mouseUp()
+        finally:
+            self._gui.FAILSAFE = saved
+            self.held = False
+            _held.discard(self)
+
+    def _safely(self, action: Callable, *args) -> None:
+        """Run a pyautogui call; the fail-safe becomes a FailSafeError with the button released."""
+        try:
+            action(*args)
+        except self._gui.FailSafeException:
+            self.release()
+            raise FailSafeError() from None
+
+    def _check_pending(self) -> None:
+        """Stop at once when a stop signal came: release, then raise Interrupted."""
+        if _pending:
+            self.release()
+            raise Interrupted(_pending[0])
+
+
+def release_all() -> None:
+    """Release every button a pointer holds; never raises (it runs at exit and from signal handlers)."""
+    for pointer in list(_held):
+        try:
+            pointer.release()
+        except Exception as error:  # the display may be gone; nothing is held on a display that is gone
+            log.warning("could not release the mouse button: %s", error)
+
+
+atexit.register(release_all)
+
+
+@dataclass
+class SignalWatch:
+    """What `stop_signals` saw: the first stop signal's number, or None."""
+
+    received: int | None = None
+
+    def error(self) -> Interrupted | None:
+        """The Interrupted error for the signal received, if any."""
+        return Interrupted(self.received) if self.received is not None else None
+
+
+@contextlib.contextmanager
+def stop_signals(on_stop: Callable[[int], None] = lambda signum: None) -> Iterator[SignalWatch]:
+    """Turn SIGINT, SIGTERM and SIGHUP into a clean stop while a live command runs.
+
+    The first signal calls `on_stop` and makes every pointer release its button and raise
+    Interrupted at its next call (within one move, mid-stroke); a second one releases at once and
+    raises Interrupted wherever the program is. Outside the main thread nothing is installed.
+    """
+    watch = SignalWatch()
+
+    def handler(signum: int, frame: object) -> None:
+        if watch.received is not None:
+            release_all()
+            raise Interrupted(watch.received)
+        watch.received = signum
+        _pending.append(signum)
+        on_stop(signum)
+
+    previous = {}
+    try:
+        for number in STOP_SIGNALS:
+            previous[number] = signal.signal(number, handler)
+    except ValueError:  # not the main thread (a test runner's worker): no handler to install
+        pass
+    try:
+        yield watch
+    finally:
+        for number, old in previous.items():
+            signal.signal(number, old)
+        _pending.clear()
+
+
+def import_pyautogui():
+    """pyautogui, connected to the display quietly (see display.quiet_x_client), or a PointerError."""
+    from flowbot.display import quiet_x_client
+
+    try:
+        with quiet_x_client():
+            import pyautogui  # imported here: it connects to the display on import
+    except Exception as error:  # Xlib raises several kinds when no display is reachable
+        raise PointerError(f"cannot drive the mouse: {error}") from error
+    return pyautogui
 
 
 def mouse_position() -> tuple[int, int]:
     """Where the real mouse pointer is, for calibrating by pointing."""
     try:
-        import pyautogui
-    except Exception as error:  # no display reachable
-        raise PointerError(f"cannot read the mouse position: {error}") from error
-    x, y = pyautogui.position()
+        gui = import_pyautogui()
+    except PointerError as error:
+        raise PointerError(str(error).replace("drive the mouse", "read the mouse position")) from None
+    x, y = gui.position()
     return int(x), int(y)
 
 
@@ -102,5 +264,7 @@ def click(pointer: Pointer, x: float, y: float, hold: float = 0.05) -> None:
     """Move to (x, y), press, hold briefly (games read a click over a frame or two), release."""
     pointer.move(x, y)
     pointer.down()
-    time.sleep(hold)
-    pointer.up()
+    try:
+        time.sleep(hold)
+    finally:
+        pointer.up()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import signal
 import statistics
 import time
 from collections.abc import Callable
@@ -14,8 +13,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from flowbot.act.guard import BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
-from flowbot.act.pointer import Pointer, click
+from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import read_words
@@ -24,7 +24,7 @@ from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.capture.verdict import centre_colours, missing_cells
 from flowbot.errors import CaptureError, FlowbotError
-from flowbot.model import Cell, Geometry, Solution, cell_name
+from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
 
@@ -83,6 +83,7 @@ class Report:
     levels: list[LevelResult] = field(default_factory=list)
     stopped: str = ""
     failure_image: str | None = None
+    halt: FlowbotError | None = None  # what ended the run early (fail-safe, signal, board gone), if anything
 
     @property
     def cleared(self) -> int:
@@ -191,21 +192,26 @@ class AutoClear:
     arrow_button: tuple[int, int] | None = None  # a profile's skip arrow
     control: RememberedControl | None = None  # the control that moved on last time
     last_reason: str = ""  # why the last look found no board, in the reader's words
+    windows: Windows | None = None  # the display's windows, for the guard's look at the game's window
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
-        """Clear levels until `count` are done, none comes, one fails, or Ctrl-C."""
+        """Clear levels until `count` are done, none comes, one fails, or a stop (Ctrl-C, SIGTERM,
+        SIGHUP, the fail-safe, the board gone); `report.halt` holds what stopped it early."""
         report = Report()
         _warm_up()
-        previous = _install_interrupt(self)
-        try:
-            self._loop(report, progress)
-        except AutoClearError as error:
-            report.stopped = str(error)
-        finally:
-            _restore_interrupt(previous)
+        with stop_signals(lambda signum: setattr(self, "stop_requested", True)) as signals:
+            try:
+                self._loop(report, progress)
+            except AutoClearError as error:
+                report.stopped = str(error)
+            except FlowbotError as error:  # the pointer's and the guard's stops, and any other error
+                report.stopped, report.halt = str(error), error
+        if signals.received is not None and not isinstance(report.halt, StopRun):
+            report.halt = signals.error()
+            report.stopped = str(report.halt)
         return report
 
     def _loop(self, report: Report, progress: Progress | None) -> None:
@@ -254,7 +260,7 @@ class AutoClear:
         solve_ms = (time.perf_counter() - started) * 1000
         puzzle = sighting.reading.puzzle
         geometry = sighting.geometry
-        self._fence(geometry)
+        self._fence(geometry, sighting.frame, puzzle)
         started = time.perf_counter()
         strokes = plan_strokes(solution, geometry, self.settings)
         plan_ms = (time.perf_counter() - started) * 1000
@@ -280,7 +286,7 @@ class AutoClear:
             if moved is not None and moved.geometry != sighting.geometry:
                 # The board moved (a banner, a resize): draw where it is now.
                 sighting, geometry = moved, moved.geometry
-                self._fence(geometry)
+                self._fence(geometry, moved.frame, puzzle)
                 strokes = plan_strokes(solution, geometry, self.settings)
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
@@ -327,9 +333,14 @@ class AutoClear:
             "picture); try --region around the game window or `flowbot calibrate --check`"
         )
 
-    def _fence(self, geometry: Geometry) -> None:
-        """Keep the pointer near the board when no window region was given: the board and half its
-        size around it (where the game's dialog and its buttons are), inside the screen."""
+    def _fence(self, geometry: Geometry, frame: Frame, puzzle: Puzzle) -> None:
+        """Before drawing a board read from `frame` (`geometry` in screen pixels): arm the pointer's
+        guard (is the board still there before each press?), and keep the pointer near the board when
+        no window region was given: the board and half its size around it (where the game's dialog and
+        its buttons are), inside the screen."""
+        if hasattr(self.pointer, "guard") and not self.dry_run:
+            dots = [cell for pair in puzzle.endpoints for cell in pair]
+            self.pointer.guard = BoardGuard.arm(self.screen, frame, geometry, dots, self.windows)
         bounds = getattr(self.pointer, "bounds", None)
         if self.region is not None or bounds is None:
             return
@@ -616,24 +627,6 @@ def board_full(frame: Frame, geometry: Geometry, walls: frozenset[Cell] = frozen
     return True
 
 
-def _install_interrupt(loop: AutoClear):
-    """Ctrl-C asks the loop to stop between strokes instead of killing it mid-drag."""
-
-    def request_stop(signum, frame):
-        loop.stop_requested = True
-
-    try:
-        return signal.signal(signal.SIGINT, request_stop)
-    except ValueError:  # not the main thread (a test runner's worker): no handler to install
-        return None
-
-
-def _restore_interrupt(previous) -> None:
-    """Put back the Ctrl-C handler that was there before the run."""
-    if previous is not None:
-        signal.signal(signal.SIGINT, previous)
-
-
 def run_auto_clear(
     *,
     count: int | None,
@@ -650,14 +643,17 @@ def run_auto_clear(
     import json
 
     from flowbot.act.pointer import PyAutoGuiPointer, RecordingPointer
-    from flowbot.capture.screen import MssScreen
+    from flowbot.capture.screen import MssScreen, X11Windows
 
     screen = MssScreen()
+    windows = None
     try:
         region = region or (profile.region if profile else None)
+        screen.check_region(region)
         bounds = region or screen.bounds
         pointer = RecordingPointer() if dry_run else PyAutoGuiPointer(bounds)
-        loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts))
+        windows = None if dry_run else X11Windows.open()
+        loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts), windows=windows)
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (
                 profile.advance,
@@ -669,6 +665,8 @@ def run_auto_clear(
         progress.close()
     finally:
         screen.close()
+        if windows is not None:
+            windows.close()
     if as_json:
         record = {
             "levels": len(report.levels),
@@ -680,7 +678,10 @@ def run_auto_clear(
         out.write(json.dumps(record) + "\n")
     else:
         out.write(report.summary() + "\n")
-    failed = any(not level.cleared for level in report.levels) or not report.levels
+    if report.halt is not None:
+        raise report.halt  # after the summary: the CLI adds its one line and the stop's own exit status
+    short = count is not None and report.cleared < count
+    failed = any(not level.cleared for level in report.levels) or not report.levels or short
     return AutoClearError.exit_code if failed else 0
 
 

@@ -1,0 +1,150 @@
+"""Before each press: is the board the bot read still there? A cheap look, so a closed, moved or
+covered game window stops the run instead of letting the bot press on whatever took its place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from flowbot.act.pointer import StopRun
+from flowbot.capture.screen import Frame, Region, Screen, Window
+from flowbot.model import Cell, Geometry
+
+# How far (0-255, per channel) a dot's colour may drift before it no longer counts as the same dot:
+# wide enough for antialiasing and a game's faint highlight, far narrower than another colour.
+COLOUR_TOLERANCE = 48
+STOPPED = "stopped before pressing"
+
+
+class BoardGoneError(StopRun):
+    """The game's board is no longer where the bot read it: the window closed, moved or is covered."""
+
+    exit_code = 11
+
+
+class Windows(Protocol):
+    """The display's top-level windows (X11Windows, or a fake in tests)."""
+
+    def stack(self) -> list[int]:
+        """Window ids from the bottom of the stacking order to the top."""
+        ...
+
+    def box(self, window_id: int) -> Region | None:
+        """Where the window is, or None when it is gone or hidden."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """A screen pixel that must keep its colour while the level is drawn (a dot's centre), as read."""
+
+    x: int
+    y: int
+    bgr: tuple[int, int, int]
+
+
+class BoardGuard:
+    """Compares the screen, before each press, with the frame the board was read from.
+
+    Two looks: the dots' centres (pipes never cover them, so they keep their colour for the whole
+    level) and, where the display can tell, the game's top-level window (still there, in the same
+    place, with no other window over the board).
+    """
+
+    def __init__(
+        self, screen: Screen, spots: list[Spot], board: Region, windows: Windows | None, radius: int
+    ) -> None:
+        self.screen, self.spots, self.board, self.windows, self.radius = screen, spots, board, windows, radius
+        self.window: Window | None = self._window_under(board) if windows is not None else None
+
+    @classmethod
+    def arm(
+        cls, screen: Screen, frame: Frame, geometry: Geometry, dots: Iterable[Cell], windows: Windows | None
+    ) -> BoardGuard:
+        """A guard for a board read from `frame`; `geometry` in screen pixels, `dots` its endpoint cells."""
+        radius = max(1, round(geometry.cell_size * 0.06))
+        spots = []
+        for cell in dots:
+            x, y = (round(value) for value in geometry.center(cell))
+            spots.append(Spot(x, y, _mean(frame.pixels, x - frame.left, y - frame.top, radius)))
+        left, top = round(geometry.xs[0]), round(geometry.ys[0])
+        board = Region(left, top, round(geometry.xs[-1]) - left, round(geometry.ys[-1]) - top)
+        return cls(screen, spots, board, windows, radius)
+
+    def check(self, x: float | None = None, y: float | None = None) -> None:
+        """Raise BoardGoneError unless the board is still there (and (x, y), if given, on its window)."""
+        self.check_window()
+        if self.window is not None and x is not None and y is not None and not self.window.box.contains(x, y):
+            raise BoardGoneError(f"({x:.0f}, {y:.0f}) is outside the game's window; {STOPPED}")
+        if not self.spots:
+            return
+        area = _bounding(self.spots, self.radius)
+        frame = self.screen.grab(area)
+        changed = [
+            spot
+            for spot in self.spots
+            if _distance(_mean(frame.pixels, spot.x - frame.left, spot.y - frame.top, self.radius), spot.bgr)
+            > COLOUR_TOLERANCE
+        ]
+        if changed:
+            raise BoardGoneError(
+                f"the game's board is no longer where it was (window closed, moved or covered): "
+                f"{len(changed)} of {len(self.spots)} dots look different; {STOPPED}"
+            )
+
+    def check_window(self) -> None:
+        """The cheap half of `check`, also run while the button is held: the game's window is still
+        there, in the same place, and nothing covers the board. Does nothing where windows are unknown."""
+        if self.windows is None or self.window is None:
+            return
+        box = self.windows.box(self.window.id)
+        if box is None:
+            raise BoardGoneError(f"the game's window is gone (closed or hidden); {STOPPED}")
+        if box != self.window.box:
+            raise BoardGoneError(
+                f"the game's window moved (from {self.window.box} to {box}, LEFT,TOP,WIDTH,HEIGHT); {STOPPED}"
+            )
+        stack = self.windows.stack()
+        above = stack[stack.index(self.window.id) + 1 :] if self.window.id in stack else []
+        for window_id in above:
+            other = self.windows.box(window_id)
+            if other is not None and other.overlaps(self.board):
+                raise BoardGoneError(f"another window ({other}) covers part of the board; {STOPPED}")
+
+    def _window_under(self, board: Region) -> Window | None:
+        """The topmost shown window holding the board's centre: the game's (None if there is none)."""
+        assert self.windows is not None
+        x, y = board.left + board.width / 2, board.top + board.height / 2
+        for window_id in reversed(self.windows.stack()):
+            box = self.windows.box(window_id)
+            if box is not None and box.contains(x, y):
+                return Window(window_id, box)
+        return None
+
+
+def _mean(pixels: np.ndarray, x: int, y: int, radius: int) -> tuple[int, int, int]:
+    """The mean BGR of the square of `radius` around (x, y) on an image (black where it falls off)."""
+    height, width = pixels.shape[:2]
+    rows = slice(max(0, y - radius), min(height, y + radius + 1))
+    patch = pixels[rows, max(0, x - radius) : min(width, x + radius + 1)]
+    if patch.size == 0:
+        return (0, 0, 0)
+    blue, green, red = patch.reshape(-1, 3).mean(axis=0)
+    return round(blue), round(green), round(red)
+
+
+def _distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    """The largest difference of one channel."""
+    return max(abs(p - q) for p, q in zip(a, b, strict=True))
+
+
+def _bounding(spots: list[Spot], radius: int) -> Region:
+    """The smallest rectangle holding every spot's square."""
+    left = min(spot.x for spot in spots) - radius
+    top = min(spot.y for spot in spots) - radius
+    right = max(spot.x for spot in spots) + radius + 1
+    bottom = max(spot.y for spot in spots) + radius + 1
+    return Region(left, top, right - left, bottom - top)
