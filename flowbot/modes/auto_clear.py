@@ -376,13 +376,8 @@ class AutoClear:
                 self.last_reason = str(error)
             done = time.perf_counter()
             rows = reading.puzzle.to_rows() if reading is not None else None
-            if (
-                rows is not None
-                and previous is not None
-                and (rows == previous or self._still_won(frame, reading))
-            ):
-                self.last_reason = "the same level is still showing"
-                rows = previous
+            if rows is not None and previous is not None:
+                rows = self._next_rows(frame, reading, previous)
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
                 return Sighting(frame, reading, (captured - started) * 1000, (done - captured) * 1000)
             last_rows = rows
@@ -390,23 +385,26 @@ class AutoClear:
                 return None
             self.sleep(0.1)
 
-    def _still_won(self, frame: Frame, reading: Reading) -> bool:
-        """True when a board read where the level just won was still shows its solution: the old
-        level read wrongly (a dialog or a button over part of it), not a new one."""
+    def _next_rows(self, frame: Frame, reading: Reading, previous: list[str]) -> list[str] | None:
+        """A board read after a level, as rows: `previous` while that level still shows (read right,
+        or misread under a dialog), None for a board with no solution (a misread), else its rows."""
+        rows = reading.puzzle.to_rows()
+        if rows == previous or self._still_won(frame):
+            self.last_reason = "the same level is still showing"
+            return previous
+        if solve(reading.puzzle, timeout=2).solution is None:
+            self.last_reason = f"a {reading.puzzle.size} board was read but has no solution"
+            return None
+        return rows
+
+    def _still_won(self, frame: Frame) -> bool:
+        """True when the level just won still shows where it was drawn (most of its pipes): what was
+        read is that level misread under a dialog or a button, not a new one (a new level is empty)."""
         won = self._won
         if won is None:
             return False
-        geometry = reading.geometry.shifted(frame.left, frame.top)
-        if (geometry.rows, geometry.cols) != (won.geometry.rows, won.geometry.cols):
-            return False
-        if (
-            abs(geometry.xs[0] - won.geometry.xs[0]) > 0.2 * geometry.cell_size
-            or abs(geometry.ys[0] - won.geometry.ys[0]) > 0.2 * geometry.cell_size
-        ):
-            return False
         on_frame = won.geometry.shifted(-frame.left, -frame.top)
         missing = missing_cells(frame.pixels, on_frame, won.solution, won.flow_rgb, won.before)
-        # A dialog may hide some of the pipes; most still showing is the old level.
         cells = sum(max(0, len(path) - 2) for path in won.solution.paths)
         return len(missing) <= cells // 2
 
