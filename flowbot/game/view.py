@@ -54,8 +54,10 @@ class GameView:
         """Draw the session's state on the surface; the layout returned maps the next input."""
         session = self.session
         self.size = surface.get_size()
-        dialog = session.dialog() if self.variant.dialog else None
+        # An ended game's screen (a time trial's) shows even in a variant with no dialogs between levels.
+        dialog = session.dialog() if self.variant.dialog or session.closed else None
         options = {"level": session.level, "dialog": dialog, "back": session.index > 0, "won": self.won}
+        options["status"] = session.status()
         if not self.variant.shift:
             self.layout = self.renderer.draw(surface, session.board, **options)
         else:
@@ -84,6 +86,7 @@ class GameView:
 
     def tick(self) -> None:
         """Once a frame: without a dialog, a finished level stays a moment, then the next loads by itself."""
+        self.session.tick()  # a time trial moves on at once, and ends
         if self.variant.dialog:
             return
         if self.won:
