@@ -117,6 +117,7 @@ def test_time_up_ends_the_trial_reports_the_unfinished_level_and_takes_no_input(
 def test_a_trial_cannot_go_back_and_skipping_counts_as_not_solved(trial):
     session, _, _, results = trial
     session.next()
+    assert not session.can_go_back
     session.previous()
     assert session.level == 2 and [result.solved for result in results] == [False]
 

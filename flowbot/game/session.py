@@ -130,6 +130,11 @@ class Session:
         self.board.restart()
 
     @property
+    def can_go_back(self) -> bool:
+        """True when 'previous' leads somewhere (its button is greyed out otherwise)."""
+        return self.index > 0
+
+    @property
     def closed(self) -> bool:
         """True when the game takes no more input (a time trial that ran out); never for a plain session."""
         return False

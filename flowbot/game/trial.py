@@ -183,6 +183,11 @@ class TrialSession(Session):
         self.levels.append(self.maker.take())
         self._show(len(self.levels) - 1)
 
+    @property
+    def can_go_back(self) -> bool:
+        """Never: a trial only goes forward."""
+        return False
+
     def previous(self) -> None:
         """No going back in a trial."""
 

@@ -56,7 +56,7 @@ class GameView:
         self.size = surface.get_size()
         # An ended game's screen (a time trial's) shows even in a variant with no dialogs between levels.
         dialog = session.dialog() if self.variant.dialog or session.closed else None
-        options = {"level": session.level, "dialog": dialog, "back": session.index > 0, "won": self.won}
+        options = {"level": session.level, "dialog": dialog, "back": session.can_go_back, "won": self.won}
         options["status"] = session.status()
         if not self.variant.shift:
             self.layout = self.renderer.draw(surface, session.board, **options)
