@@ -385,6 +385,19 @@ def test_the_shifting_board_is_played_through_its_offset():
     assert [result.solved for result in game.results] == [True, True]
 
 
+def test_a_shifting_small_board_stays_in_the_window():
+    puzzles = [level(5)] * 5
+    game = SimulatedGame(puzzles, (1280, 1000), Variant(shift=True, look=Look(board_px=200)))
+    seen = set()
+    for _ in range(5):
+        dx, dy = game.view.offset()
+        seen.add((dx, dy))
+        assert dx >= 0 and dy >= 0 and game.layout.geometry.xs[-1] + dx < 1280
+        game.session.next()
+        game.grab()
+    assert len(seen) == 5
+
+
 def test_a_time_trial_shows_its_clock_and_end_screen_in_every_new_look():
     from flowbot.game.render import DIALOG_FILL
     from flowbot.game.trial import LevelMaker, TrialSession, generated

@@ -1,6 +1,10 @@
 """The game window: play levels with the mouse, write results, close cleanly on close, SIGTERM or SIGINT.
 
     .venv/bin/python -m flowbot.game [--pack NAME | --folder DIR] [--results FILE] [--size WxH]
+    .venv/bin/python -m flowbot.game --time-trial SECONDS --board RxC [--seed S]
+
+Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
+--win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 """

@@ -48,7 +48,8 @@ class GameView:
         """Where the frame sits in the window: moved a little per level in the shifting variant."""
         if not self.variant.shift:
             return 0, 0
-        return shift_offset(self.session.level, *self.size)
+        at_top_left = self.variant.look.board_px is not None
+        return shift_offset(self.session.level, *self.size, forward_only=at_top_left)
 
     def draw(self, surface: pygame.Surface) -> Layout:
         """Draw the session's state on the surface; the layout returned maps the next input."""
