@@ -15,11 +15,12 @@ class SimulatedGame:
 
     `variant` (flowbot.game.look.Variant) picks the look and behaviour, drawn by the same GameView as
     the real window: no dialog (the next level loads by itself `delay` seconds of `clock` after a win),
-    the shifting board, the win banner, the text button, a small board at the top-left.
+    the shifting board, the win banner, the text button, a small board at the top-left. A session of
+    one's own (a time trial's TrialSession) may be passed as `session`.
     """
 
     def __init__(self, levels, size: tuple[int, int] = (540, 960), variant=None, *, clock=time.monotonic,
-                 delay: float | None = None) -> None:  # fmt: skip
+                 delay: float | None = None, session=None) -> None:  # fmt: skip
         import pygame  # drawing on a plain Surface needs no video driver, so none is set
 
         from flowbot.game.session import Session
@@ -27,7 +28,8 @@ class SimulatedGame:
 
         pygame.font.init()
         self.results: list = []
-        self.session = Session(levels, report=self.results.append)
+        # A session of one's own (e.g. a time trial) reports wherever it was told to.
+        self.session = session or Session(levels, report=self.results.append)
         self.view = GameView(
             self.session, variant, clock=clock, delay=NEXT_LEVEL_DELAY if delay is None else delay
         )

@@ -383,3 +383,50 @@ def test_the_shifting_board_is_played_through_its_offset():
         assert game.session.level == index + 2
     assert offsets[0] != offsets[1]
     assert [result.solved for result in game.results] == [True, True]
+
+
+def test_a_shifting_small_board_stays_in_the_window():
+    puzzles = [level(5)] * 5
+    game = SimulatedGame(puzzles, (1280, 1000), Variant(shift=True, look=Look(board_px=200)))
+    seen = set()
+    for _ in range(5):
+        dx, dy = game.view.offset()
+        seen.add((dx, dy))
+        assert dx >= 0 and dy >= 0 and game.layout.geometry.xs[-1] + dx < 1280
+        game.session.next()
+        game.grab()
+    assert len(seen) == 5
+
+
+def test_a_time_trial_shows_its_clock_and_end_screen_in_every_new_look():
+    from flowbot.game.render import DIALOG_FILL
+    from flowbot.game.trial import LevelMaker, TrialSession, generated
+
+    now = [0.0]
+    results: list = []
+    maker = LevelMaker(generated(5, 5, seed=2))
+    try:
+        for variant in (LOOKS["all at once"], LOOKS["all, small board, no dialog"]):
+            session = TrialSession(maker, 20, report=results.append, clock=lambda: now[0])
+            game = SimulatedGame(None, window_for(variant), variant, clock=lambda: now[0], session=session)
+            corner = slice(0, 60)
+            start = surface_to_bgr(game.surface)[corner].copy()
+            play(game.view, game.surface, session.board.puzzle)
+            game.grab()
+            assert session.level == 2 and session.solved == 1  # at once: no dialog, no banner wait
+            now[0] += 7
+            game.grab()
+            assert (surface_to_bgr(game.surface)[corner] != start).any()  # the clock and count changed
+            now[0] += 20
+            game.grab()
+            layout = game.view.layout
+            assert session.over and layout.dialog is not None and layout.dialog.style == "flow"
+            box = layout.dialog.box
+            assert pixel(surface_to_bgr(game.surface), box.x + 10, box.y + box.height - 10) == DIALOG_FILL
+            game.move(*layout.geometry.center((0, 0)))
+            game.down()
+            game.up()
+            assert session.board.drawing is None and session.board.moves == 0
+    finally:
+        maker.close()
+    assert [result.solved for result in results] == [True, False, True, False]

@@ -18,7 +18,7 @@ import pytest
 
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.errors import CaptureError
-from flowbot.game.layout import compute_layout
+from flowbot.game.layout import Dialog, compute_layout
 from flowbot.game.packs import levels_from
 from flowbot.game.session import Session
 from flowbot.solve.sat import solve
@@ -272,3 +272,39 @@ def test_every_new_look_at_once_draws_and_plays_in_a_real_window(display, start)
     first, second = game.records()
     assert first["level"] == 1 and first["solved"] is True
     assert second["level"] == 2 and second["solved"] is False
+
+
+def test_a_time_trial_in_a_real_window_moves_on_at_once_and_ends(display, start):
+    from flowbot.game.render import DIALOG_FILL
+    from flowbot.game.trial import generated
+
+    make = generated(5, 5, seed=11)
+    first, second = make(0), make(1)
+    game = start("--time-trial", "3", "--board", "5x5", "--seed", "11")
+    read_screen(display, canonical(first.to_rows()))
+    layout = compute_layout(*WINDOW, 5, 5)
+    mouse = Mouse(display)
+    try:
+        started = time.monotonic()
+        for path in solve(first).solution.paths:
+            mouse.move(*layout.geometry.center(path[0]))
+            mouse.press(True)
+            for cell in path[1:]:
+                mouse.move(*layout.geometry.center(cell))
+            mouse.press(False)
+        reading = read_screen(display, canonical(second.to_rows()))
+        assert reading.puzzle.to_rows() == canonical(second.to_rows())
+        assert time.monotonic() - started < 2.5  # the next board came before the time was up
+        time.sleep(max(0.0, started + 3.5 - time.monotonic()))
+        end = Dialog("Time's up!", ("1 level solved", "in 3 seconds"))
+        box = compute_layout(*WINDOW, 5, 5, end).dialog.box
+        frame = grab(display)
+        assert tuple(frame[round(box.y + box.height - 10), round(box.x + 10)][::-1]) == DIALOG_FILL
+    finally:
+        mouse.close()
+    game.process.send_signal(signal.SIGINT)
+    code, _, err = game.finish()
+    assert code == 0, err
+    records = game.records()
+    assert [(record["level"], record["solved"]) for record in records] == [(1, True), (2, False)]
+    assert records[0]["puzzle"] == first.to_rows() and records[1]["puzzle"] == second.to_rows()

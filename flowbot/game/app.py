@@ -1,6 +1,10 @@
 """The game window: play levels with the mouse, write results, close cleanly on close, SIGTERM or SIGINT.
 
     .venv/bin/python -m flowbot.game [--pack NAME | --folder DIR] [--results FILE] [--size WxH]
+    .venv/bin/python -m flowbot.game --time-trial SECONDS --board RxC [--seed S]
+
+Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
+--win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 """
@@ -15,12 +19,13 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flowbot.argtypes import positive_int
+from flowbot.argtypes import positive_float, positive_int
 from flowbot.display import DisplayError
 from flowbot.errors import FlowbotError, UsageError
 from flowbot.game.look import DARK_LINES, LIGHT_LINES, NEXT_BUTTONS, THEMES, Look, Theme, Variant
 from flowbot.game.packs import levels_from, list_packs
 from flowbot.game.session import ResultsFile, Session
+from flowbot.game.trial import LevelMaker, TrialSession, TrialSpec, generated, trial_spec
 from flowbot.model import Puzzle
 from flowbot.palette import PALETTES
 
@@ -46,31 +51,44 @@ class _StopRequest:
 
 def run_game(
     *,
-    levels: list[Puzzle],
+    levels: list[Puzzle] | None = None,
     results: str | None = None,
     size: tuple[int, int] = (540, 960),
     fps: int = 60,
     interpolate: bool = False,
     title: str = "flowbot game",
     variant: Variant | None = None,
+    trial: TrialSpec | None = None,
 ) -> int:
-    """Open a window and play the levels in order until it is closed; returns the exit status 0.
+    """Open a window and play the levels in order (or a time trial) until it is closed; returns 0.
 
     The levels loop: the last one's dialog says "pack complete" and its button goes back to level 1.
     With `results`, one JSON line is appended per level shown, when it is left (next, previous,
-    skip, close or signal).
+    skip, close, signal, or the trial's time running out).
     """
-    sink = ResultsFile(results) if results is not None else None
-    session = Session(levels, report=None if sink is None else sink.write, interpolate=interpolate)
-    stop = _StopRequest()
-    # Installed before SDL starts: SDL keeps a handler it finds rather than putting in its own.
-    previous = _install_handlers(stop)
+    variant = variant or Variant()
+    # The trial's first level is made before anything opens, so a bad size fails first.
+    maker = None if trial is None else LevelMaker(generated(trial.rows, trial.cols, trial.seed))
     try:
-        _play(session, stop, size, fps, title, variant or Variant())
+        sink = ResultsFile(results) if results is not None else None
+        report = None if sink is None else sink.write
+        session: Session
+        if maker is not None and trial is not None:
+            session = TrialSession(maker, trial.seconds, report=report, interpolate=interpolate)
+        else:
+            session = Session(levels or [], report=report, interpolate=interpolate)
+        stop = _StopRequest()
+        # Installed before SDL starts: SDL keeps a handler it finds rather than putting in its own.
+        previous = _install_handlers(stop)
+        try:
+            _play(session, stop, size, fps, title, variant)
+        finally:
+            if sink is not None:
+                sink.close()
+            _restore_handlers(previous)
     finally:
-        if sink is not None:
-            sink.close()
-        _restore_handlers(previous)
+        if maker is not None:
+            maker.close()
     return 0
 
 
@@ -189,6 +207,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fps", type=positive_int, default=60, help="frames per second (default 60)")
     parser.add_argument("--interpolate", action="store_true", help="fill straight pointer jumps cell by cell")
     parser.add_argument("--title", default="flowbot game", help="window title")
+    trial = parser.add_argument_group("time trial (fresh generated levels against the clock)")
+    trial.add_argument(
+        "--time-trial",
+        type=positive_float,
+        metavar="SECONDS",
+        help="play generated levels until the time is up (the clock starts at the first press)",
+    )
+    trial.add_argument("--board", metavar="RxC", help="the trial's board size, rows x columns, e.g. 5x5")
+    trial.add_argument("--seed", type=int, help="the trial's levels from this seed (default: a fresh one)")
     looks = parser.add_argument_group("variants (imitate other Flow games)")
     looks.add_argument(
         "--line-color", type=_rgb, metavar="R,G,B", help="grid line colour (default: the theme's)"
@@ -272,6 +299,17 @@ def variant_from(args: argparse.Namespace) -> Variant:
     )
 
 
+def trial_from(args: argparse.Namespace) -> TrialSpec | None:
+    """The time trial the command line asks for, or None; its options alone, or with a pack, are errors."""
+    if args.time_trial is None:
+        if args.board is not None or args.seed is not None:
+            raise UsageError("--board and --seed are for a time trial: add --time-trial SECONDS")
+        return None
+    if args.pack is not None or args.folder is not None:
+        raise UsageError("a time trial plays generated levels: leave out --pack and --folder")
+    return trial_spec(args.time_trial, args.board, args.seed)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The game's entry point: errors become one line on stderr and the error's exit code."""
     args = build_parser().parse_args(argv)
@@ -279,8 +317,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.list_packs:
             print("\n".join(list_packs()))
             return 0
-        levels = levels_from(args.pack, args.folder)
+        trial = trial_from(args)
+        levels = None if trial is not None else levels_from(args.pack, args.folder)
         return run_game(
+            trial=trial,
             levels=levels,
             results=args.results,
             size=args.size,

@@ -174,7 +174,7 @@ def compute_layout(
         for index, name in enumerate(BOTTOM_BUTTONS)
     )
     placed = None
-    if dialog is not None and look.next_button == "text":
+    if dialog is not None and dialog.button is not None and look.next_button == "text":
         placed = _text_dialog_layout(width, height, scale)
     elif dialog is not None:
         placed = _dialog_layout(width, height, scale, geometry, dialog)

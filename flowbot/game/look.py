@@ -116,7 +116,13 @@ class Variant:
     look: Look = field(default_factory=Look)
 
 
-def shift_offset(level: int, width: int, height: int) -> tuple[int, int]:
-    """Where the frame sits in the window in the shifting variant: moved a little per level."""
+def shift_offset(level: int, width: int, height: int, *, forward_only: bool = False) -> tuple[int, int]:
+    """Where the frame sits in the window in the shifting variant: moved a little per level.
+
+    `forward_only` moves only right and down, for a board at the window's top-left that would
+    otherwise leave the window.
+    """
     step = level % 5 - 2
+    if forward_only:
+        return (step + 2) * width // 30, (step + 2) * height // 40
     return step * width // 30, -step * height // 40

@@ -44,6 +44,7 @@ DIALOG_TEXT_FONT = 32
 BUTTON_FONT = 36
 PLAIN_FONT = 30
 BANNER_FONT = 44
+STATUS_FONT = 28
 
 
 class Renderer:
@@ -71,10 +72,12 @@ class Renderer:
         dialog: Dialog | None = None,
         back: bool = True,
         won: bool = False,
+        status: str | None = None,
     ) -> Layout:
         """Draw the whole window for a board and return the layout used (the pixel map for the pointer).
 
-        `won` shows the win banner (with a look that has one) and moves the board under it.
+        `won` shows the win banner (with a look that has one) and moves the board under it; `status`
+        is a line at the window's top right (a time trial's clock).
         """
         puzzle = board.puzzle
         layout = self.layout(surface, board, dialog, won=won)
@@ -87,6 +90,8 @@ class Renderer:
             self._header(surface, layout, board, level)
         if layout.banner is not None:
             self._banner(surface, layout)
+        if status is not None:
+            self._status(surface, layout, status)
         self._background(surface, layout, board)
         self._tints(surface, layout, board)
         self._grid(surface, layout, board)
@@ -246,6 +251,15 @@ class Renderer:
         assert box is not None
         image = self._fitted(WON, layout.px(BANNER_FONT), 0.8 * box.height, self.theme.text_rgb)
         surface.blit(image, image.get_rect(center=box.center))
+
+    def _status(self, surface: pygame.Surface, layout: Layout, status: str) -> None:
+        """A line under the level's name, or at the window's top right when no name is shown."""
+        image = self._font(layout.px(STATUS_FONT)).render(status, True, self.theme.text_rgb)
+        if layout.title_shown:
+            surface.blit(image, image.get_rect(center=(layout.width / 2, 2 * layout.title_y - layout.px(12))))
+        else:
+            margin = layout.px(12)
+            surface.blit(image, image.get_rect(topright=(layout.width - margin, margin)))
 
     def _fitted(self, text: str, size: int, height: float, rgb: RGB) -> pygame.Surface:
         """The text drawn at `size` pixels, or smaller until its image is at most `height` tall."""

@@ -48,14 +48,17 @@ class GameView:
         """Where the frame sits in the window: moved a little per level in the shifting variant."""
         if not self.variant.shift:
             return 0, 0
-        return shift_offset(self.session.level, *self.size)
+        at_top_left = self.variant.look.board_px is not None
+        return shift_offset(self.session.level, *self.size, forward_only=at_top_left)
 
     def draw(self, surface: pygame.Surface) -> Layout:
         """Draw the session's state on the surface; the layout returned maps the next input."""
         session = self.session
         self.size = surface.get_size()
-        dialog = session.dialog() if self.variant.dialog else None
-        options = {"level": session.level, "dialog": dialog, "back": session.index > 0, "won": self.won}
+        # An ended game's screen (a time trial's) shows even in a variant with no dialogs between levels.
+        dialog = session.dialog() if self.variant.dialog or session.closed else None
+        options = {"level": session.level, "dialog": dialog, "back": session.can_go_back, "won": self.won}
+        options["status"] = session.status()
         if not self.variant.shift:
             self.layout = self.renderer.draw(surface, session.board, **options)
         else:
@@ -84,6 +87,7 @@ class GameView:
 
     def tick(self) -> None:
         """Once a frame: without a dialog, a finished level stays a moment, then the next loads by itself."""
+        self.session.tick()  # a time trial moves on at once, and ends
         if self.variant.dialog:
             return
         if self.won:
