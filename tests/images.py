@@ -130,10 +130,11 @@ def draw_look(
 
 
 def look_palette(light: bool) -> list[tuple[int, int, int]]:
-    """The dot colours (RGB) of a look: a light board has no white dot (it would not show), but brown."""
+    """The dot colours (RGB) of a look: a light board has brown and slate for white and grey."""
     colours = list(PALETTES["current"])
     if light:
         colours[colours.index((255, 255, 255))] = (120, 72, 30)
+        colours[colours.index((160, 159, 184))] = (96, 96, 118)
     return colours
 
 

@@ -22,6 +22,9 @@ SAME_COLOR = 14.0
 RING_RADIUS = 0.25
 CORNER_OFFSET = 0.4
 SAMPLE_SIZE = 0.15
+# The outer ring, for dots with a white shape inside: 0.8 of a big dot's radius, sampled finely.
+OUTER_RADIUS = 0.31
+OUTER_SAMPLE_SIZE = 0.08
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,33 +44,57 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     every = [(row, col) for row in range(geometry.rows) for col in range(geometry.cols)]
     cells = [cell for cell in every if cell not in holes]
     size = geometry.cell_size
-    box = max(3, int(SAMPLE_SIZE * size)) | 1
-    smooth = cv2.blur(frame, (box, box))
-    angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
-    ring = [(RING_RADIUS * np.cos(a), RING_RADIUS * np.sin(a)) for a in angles]
-    corners = [(dx * CORNER_OFFSET, dy * CORNER_OFFSET) for dx in (-1, 1) for dy in (-1, 1)]
-    offsets = [(0.0, 0.0), *ring, *corners]
     centres = np.array([geometry.center(cell) for cell in cells])
-    points = centres[:, None, :] + np.array(offsets)[None, :, :] * size
-    xs = np.clip(np.rint(points[..., 0]).astype(int), 0, frame.shape[1] - 1)
-    ys = np.clip(np.rint(points[..., 1]).astype(int), 0, frame.shape[0] - 1)
-    bgr = smooth[ys, xs]  # (cells, 13, 3): centre, ring of 8, corners of 4
-    lab = _lab(bgr)
-    # The ring, not the centre, gives a dot's colour: a finished flow draws a check mark in the middle.
-    ring_lab, ring_bgr = lab[:, 1:9], bgr[:, 1:9]
-    middle = np.argsort(np.linalg.norm(ring_lab - np.median(ring_lab, axis=1, keepdims=True), axis=2), axis=1)
-    chosen = middle[:, 0]
-    colour_lab = ring_lab[np.arange(len(cells)), chosen]
-    colour_bgr = ring_bgr[np.arange(len(cells)), chosen]
-    # Flat: a whole disc of one colour (a pipe through an empty cell covers at most 3 of 8 ring points).
-    flat = (np.linalg.norm(ring_lab - colour_lab[:, None], axis=2) <= DOT_FLATNESS).sum(axis=1) >= 6
-    contrast = np.linalg.norm(lab[:, 9:] - colour_lab[:, None], axis=2).min(axis=1)
+    corners = [(dx * CORNER_OFFSET, dy * CORNER_OFFSET) for dx in (-1, 1) for dy in (-1, 1)]
+    inner_bgr, inner_lab = _samples(frame, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
+    outer_bgr, outer_lab = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
+    corner_lab = inner_lab[:, 8:]
+    colour_bgr, colour_lab, flat = _ring_colour(inner_bgr[:, :8], inner_lab[:, :8])
+    # A white shape inside a dot (colour-blind modes) can spoil the inner ring; the outer ring, just
+    # inside a big dot's edge, is clear of it. A dot whose inner ring is not flat is judged by it.
+    outer = _ring_colour(outer_bgr, outer_lab)
+    use_outer = ~flat & outer[2]
+    colour_bgr = np.where(use_outer[:, None], outer[0], colour_bgr)
+    colour_lab = np.where(use_outer[:, None], outer[1], colour_lab)
+    flat = flat | use_outer
+    contrast = np.linalg.norm(corner_lab - colour_lab[:, None], axis=2).min(axis=1)
     bright = colour_bgr.max(axis=1) >= DOT_BRIGHTNESS
     dots = []
     for index in np.flatnonzero(flat & bright & (contrast >= DOT_CONTRAST)):
         blue, green, red = (int(value) for value in colour_bgr[index])
         dots.append(Dot(cells[index], (red, green, blue), tuple(float(v) for v in colour_lab[index])))
     return dots
+
+
+def _ring(radius: float) -> list[tuple[float, float]]:
+    """Eight offsets (of a cell) on a circle around a cell's centre."""
+    angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    return [(radius * np.cos(angle), radius * np.sin(angle)) for angle in angles]
+
+
+def _samples(frame, centres, size, box_share, offsets) -> tuple[np.ndarray, np.ndarray]:
+    """BGR and Lab colours, (cells, len(offsets), 3), of small boxes at offsets (of a cell) from centres."""
+    box = max(3, int(box_share * size)) | 1
+    smooth = cv2.blur(frame, (box, box))
+    points = centres[:, None, :] + np.array(offsets)[None, :, :] * size
+    xs = np.clip(np.rint(points[..., 0]).astype(int), 0, frame.shape[1] - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(int), 0, frame.shape[0] - 1)
+    bgr = smooth[ys, xs]
+    return bgr, _lab(bgr)
+
+
+def _ring_colour(ring_bgr: np.ndarray, ring_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell, the ring sample nearest the ring's median (BGR, Lab), and whether the ring is flat.
+
+    The ring, not the centre, gives a dot's colour: a finished flow draws a check mark in the middle.
+    Flat: a whole disc of one colour (a pipe through an empty cell covers at most 3 of 8 ring points).
+    """
+    rows = np.arange(len(ring_lab))
+    spread = np.linalg.norm(ring_lab - np.median(ring_lab, axis=1, keepdims=True), axis=2)
+    chosen = np.argmin(spread, axis=1)
+    colour_lab, colour_bgr = ring_lab[rows, chosen], ring_bgr[rows, chosen]
+    flat = (np.linalg.norm(ring_lab - colour_lab[:, None], axis=2) <= DOT_FLATNESS).sum(axis=1) >= 6
+    return colour_bgr, colour_lab, flat
 
 
 def group_dots(dots: list[Dot]) -> list[list[Dot]]:

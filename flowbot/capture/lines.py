@@ -16,6 +16,8 @@ TILE_LEVEL = 25
 # For boards much smaller than the frame: a ridge kernel for cells from ~14 px, lines at least 6 px apart.
 SMALL_KERNEL = 7
 MIN_STEP = 6.0
+# Every other line of a chain is not a line when it is this much weaker than the rest (median).
+HALF_CHAIN = 0.35
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +204,26 @@ def _best_chain(profile: np.ndarray, min_step: float) -> list[float]:
             score = (len(chain), sum(height[position] for position in chain))
             if best is None or score > best[0]:
                 best = (score, chain)
-    return best[1] if best else []
+    if best is None:
+        return []
+    chain = _strong_half(best[1], height)
+    # At the full spacing the chain may go on past a row with no dots, where the half chain stopped.
+    return _grow(chain, positions) if len(chain) < len(best[1]) else chain
+
+
+def _strong_half(chain: list[float], height: dict[float, float]) -> list[float]:
+    """The lines of a chain at every other position when those between are much weaker: the caps of
+    a row of dots fall halfway between grid lines, and would pass for lines at half the spacing."""
+    if len(chain) < 5:
+        return chain
+    even, odd = chain[0::2], chain[1::2]
+    strength_even = float(np.median([height[position] for position in even]))
+    strength_odd = float(np.median([height[position] for position in odd]))
+    if strength_odd < HALF_CHAIN * strength_even:
+        return even
+    if strength_even < HALF_CHAIN * strength_odd:
+        return odd
+    return chain
 
 
 def _nearest(positions: list[float], value: float) -> float | None:
