@@ -44,10 +44,10 @@ class Profile:
         }
 
 
-def check_name(name: str) -> str:
-    """A profile name is a file name: letters, digits, dot, dash, underscore."""
+def check_name(name: str, kind: str = "profile") -> str:
+    """A profile (or pack) name is one file name: letters, digits, dot, dash, underscore; never a path."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name):
-        raise UsageError(f"profile name {name!r}: use letters, digits, '.', '-' and '_' only")
+        raise UsageError(f"{kind} name {name!r}: use letters, digits, '.', '-' and '_' only")
     return name
 
 
@@ -106,13 +106,20 @@ def profile_from_json(data: object) -> Profile:
     )
 
 
-def save_profile(profile: Profile, folder: Path = Path("calibration")) -> Path:
-    """Write calibration/NAME.json atomically; returns the path."""
-    from flowbot.formats import atomic_write_text, make_folder
+def new_profile_path(name: str, folder: Path, force: bool) -> Path:
+    """Where `calibrate --name` will save, checked before calibrating: an existing profile needs --force."""
+    from flowbot.formats import check_output
 
-    make_folder(folder)
-    path = folder / f"{check_name(profile.name)}.json"
-    atomic_write_text(path, json.dumps(profile.to_json(), indent=2) + "\n")
+    return check_output(folder / f"{check_name(name)}.json", force=force)
+
+
+def save_profile(profile: Profile, folder: Path = Path("calibration"), *, force: bool = False) -> Path:
+    """Write calibration/NAME.json atomically; an existing profile is replaced only with `force`."""
+    from flowbot.formats import Outputs
+
+    outputs = Outputs(force=force)
+    path = outputs.claim(folder / f"{check_name(profile.name)}.json", "the profile")
+    outputs.write_text(path, json.dumps(profile.to_json(), indent=2) + "\n")
     return path
 
 

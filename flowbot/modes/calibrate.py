@@ -16,7 +16,8 @@ from flowbot.capture.buttons import find_next_button
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.errors import CaptureError, FlowbotError
-from flowbot.profiles import Profile, check_name, save_profile
+from flowbot.formats import Outputs
+from flowbot.profiles import Profile, check_name, new_profile_path, save_profile
 
 Ask = Callable[[str], str]
 Position = Callable[[], tuple[int, int]]
@@ -79,10 +80,15 @@ def calibrate_by_pointing(
     return Profile(name, window, rows, cols, next_button, None, "dialog", settings)
 
 
-def draw_check(frame: Frame, out_path: str) -> str:
-    """Save a picture of what flowbot sees on the frame; returns a one-line verdict."""
+def draw_check(frame: Frame, out_path: str, outputs: Outputs | None = None) -> str:
+    """Save a picture of what flowbot sees on the frame; returns a one-line verdict.
+
+    `outputs` owns the overwrite rules (the caller claims the path before grabbing the screen);
+    without it the picture replaces any file of that name.
+    """
     from flowbot.capture.overlay import draw_grid, encode_png
-    from flowbot.formats import atomic_write_bytes
+
+    outputs = outputs or Outputs(force=True)
 
     picture = frame.pixels.copy()
     try:
@@ -90,7 +96,7 @@ def draw_check(frame: Frame, out_path: str) -> str:
     except CaptureError as error:
         verdict = f"no board read: {error}"
         _caption(picture, verdict, (0, 0, 255))
-        atomic_write_bytes(out_path, encode_png(picture))
+        outputs.write_bytes(out_path, encode_png(picture))
         return verdict
     geometry, puzzle = reading.geometry, reading.puzzle
     draw_grid(picture, geometry, (255, 255, 255), 1)
@@ -125,7 +131,7 @@ def draw_check(frame: Frame, out_path: str) -> str:
         ", next-level button found" if button else ""
     )
     _caption(picture, verdict, (0, 255, 0))
-    atomic_write_bytes(out_path, encode_png(picture))
+    outputs.write_bytes(out_path, encode_png(picture))
     return verdict
 
 
@@ -139,14 +145,24 @@ def run_calibrate(
     settings: PointerSettings,
     folder: Path,
     out: TextIO,
+    force: bool = False,
 ) -> int:
-    """Make a profile (automatically, or by pointing when that fails), or with --check save the picture."""
+    """Make a profile (automatically, or by pointing when that fails), or with --check save the picture.
+
+    The file to write is checked before the screen is looked at: an existing picture or profile is
+    replaced only with `force`.
+    """
     from flowbot.capture.screen import MssScreen
 
+    outputs = Outputs(force=force)
+    if check:
+        outputs.claim(picture, "the check picture")
+    elif name is not None:
+        new_profile_path(name, folder, force)
     screen = MssScreen()
     try:
         if check:
-            verdict = draw_check(screen.grab(region), picture)
+            verdict = draw_check(screen.grab(region), picture, outputs)
             out.write(f"{verdict}\npicture of what flowbot sees: {picture}\n")
             return 0 if verdict.startswith("board") else CalibrationError.exit_code
         if name is None:
@@ -167,7 +183,7 @@ def run_calibrate(
             profile = calibrate_by_pointing(screen, name, settings, input, _mouse_position, out)
     finally:
         screen.close()
-    path = save_profile(profile, folder)
+    path = save_profile(profile, folder, force=force)
     out.write(f"profile saved: {path} ({profile.rows}x{profile.cols} board in {profile.region})\n")
     return 0
 
