@@ -300,8 +300,8 @@ def check_output(
     identities = inputs_identity if inputs_identity is not None else {_identity(p) for p in inputs} - {None}
     try:
         info = os.stat(target)
-    except FileNotFoundError:
-        info = None
+    except (FileNotFoundError, NotADirectoryError):
+        info = None  # the folder check below says what is in the way
     except OSError as error:
         raise OutputFileError(f"{name}: cannot write: {error.strerror or error}") from None
     if info is not None:

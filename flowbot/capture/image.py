@@ -44,8 +44,10 @@ def image_size(data: bytes, kind: str | None = None) -> tuple[int, int]:
     if kind == "png":
         # The IHDR chunk always comes first: 8 signature bytes, length, b"IHDR", width, height.
         if len(data) < 24 or data[12:16] != b"IHDR":
-            raise CaptureError("the PNG file has no header (IHDR) where it must be")
+            raise CaptureError("the PNG data cannot be decoded (no IHDR header where it must be)")
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if kind == "jpeg":
+        return _jpeg_size(data)
     import io
     import warnings
 
@@ -62,7 +64,36 @@ def image_size(data: bytes, kind: str | None = None) -> tuple[int, int]:
             f"the image is over the {MAX_PIXELS // 1_000_000} megapixel limit; refused before decoding"
         ) from None
     except Exception as error:  # Pillow raises many kinds for a damaged header
-        raise CaptureError(f"the {(kind or 'image').upper()} header cannot be read ({error})") from None
+        raise CaptureError(f"the {(kind or 'image').upper()} data cannot be decoded ({error})") from None
+
+
+# JPEG start-of-frame markers (baseline, progressive, lossless, arithmetic): they hold the size.
+_JPEG_FRAMES = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
+# Markers that stand alone, with no length after them.
+_JPEG_BARE = frozenset({0x01, 0xD8, *range(0xD0, 0xD8)})
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from a JPEG's frame header, walking the marker segments before it."""
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            break
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        if marker in _JPEG_BARE:
+            at += 2
+            continue
+        if marker in _JPEG_FRAMES and at + 9 <= len(data):
+            height = int.from_bytes(data[at + 5 : at + 7], "big")
+            width = int.from_bytes(data[at + 7 : at + 9], "big")
+            return width, height
+        if marker == 0xDA:  # start of scan before any frame header
+            break
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+    raise CaptureError("the JPEG data cannot be decoded (no frame header giving its size)")
 
 
 def _truncated(kind: str, data: bytes) -> bool:

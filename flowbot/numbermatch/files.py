@@ -175,12 +175,14 @@ def _json_boards(text: str, name: str, rules: Rules) -> list[BoardEntry]:
 
 
 def _is_row(item: object) -> bool:
-    """True for what can only be one row: a string, or a list of numbers and nulls."""
+    """True for what can only be one row: a string, or a list of numbers, booleans and nulls.
+
+    A slot that is no digit (1.5, true) still makes a row, so the message names that slot; a list of
+    strings is a board (string rows).
+    """
     if isinstance(item, str):
         return True
-    return isinstance(item, list) and all(
-        slot is None or (isinstance(slot, int) and not isinstance(slot, bool)) for slot in item
-    )
+    return isinstance(item, list) and not any(isinstance(slot, list | dict | str) for slot in item)
 
 
 def _json_board(board: object, width: int) -> Cells:

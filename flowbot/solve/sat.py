@@ -422,8 +422,9 @@ def interruptible_call(solver, seconds: float | None) -> bool | None:
 
     end = None if seconds is None else time.perf_counter() + seconds
     worker = threading.Thread(target=work, name="flowbot-sat", daemon=True)
-    worker.start()
     try:
+        # start() waits for the thread and can itself be interrupted: it is inside the try too.
+        worker.start()
         while not done.is_set():
             wait = _WAKE_SECONDS if end is None else min(_WAKE_SECONDS, end - time.perf_counter())
             if wait <= 0:
@@ -432,9 +433,9 @@ def interruptible_call(solver, seconds: float | None) -> bool | None:
                 break
             done.wait(wait)
     except BaseException:
-        # Ctrl-C (or any other exception) while waiting: stop the solver before going on up.
-        solver.interrupt()
-        worker.join()
+        # Ctrl-C (or any other exception) while waiting: the solver must stop before it is deleted,
+        # and the interrupt flag holds even for a call that has not begun yet.
+        _stop_worker(solver, worker)
         raise
     finally:
         if done.is_set():
@@ -442,3 +443,13 @@ def interruptible_call(solver, seconds: float | None) -> bool | None:
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["value"]  # type: ignore[return-value]
+
+
+def _stop_worker(solver, worker: threading.Thread) -> None:
+    """Interrupt the solver and wait for its thread to end, through further Ctrl-C presses too."""
+    solver.interrupt()
+    while worker.is_alive():
+        try:
+            worker.join()
+        except KeyboardInterrupt:
+            solver.interrupt()
