@@ -152,7 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     calibrate.add_argument("--check", action="store_true", help="save a picture of what flowbot sees instead")
     calibrate.add_argument(
-        "--picture", default="flowbot-check.png", metavar="FILE.png", help="where --check saves"
+        "--picture",
+        metavar="FILE.png",
+        help="where --check saves (default flowbot-check.png, replaced each time; a FILE given needs --force "
+        "to replace it)",
     )
     calibrate.add_argument("--manual", action="store_true", help="point at the board instead of detecting it")
     calibrate.add_argument("--region", metavar="L,T,W,H", help="look only at this area of the screen")

@@ -19,7 +19,7 @@ import pytest
 from flowbot import formats
 from flowbot.argtypes import describe_value
 from flowbot.cli import main
-from flowbot.errors import CaptureError, FormatError, OutputFileError, UsageError
+from flowbot.errors import CaptureError, FormatError, OutputFileError
 from flowbot.formats import TEMP_SUFFIX, Outputs, clean_stale_temps
 from flowbot.model import Puzzle
 from flowbot.profiles import load_profile
@@ -113,6 +113,14 @@ def test_calibrate_check_picture_is_not_replaced_without_force(tmp_path, capsys,
     code, _, err = run_cli(["calibrate", "--check", "--picture", picture], capsys)
     assert code == 73 and "check.png: already exists (use --force to replace it)" in err
     assert picture.read_bytes() == b"a file someone wanted"
+
+
+def test_the_default_check_picture_is_flowbots_own_and_replaced(tmp_path, monkeypatch, no_screen):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "flowbot-check.png").write_bytes(b"the last check")
+    # The path passes its check (the default is replaced each time); the test's stand-in screen stops it.
+    with pytest.raises(AssertionError, match="the screen was grabbed"):
+        main(["calibrate", "--check"])
 
 
 # --- 8. two outputs of one name: refused before anything is written --------------------------------------
@@ -631,7 +639,3 @@ def _write(path: Path, text: str) -> Path:
     """Write a text file for a test."""
     path.write_text(text)
     return path
-
-
-def test_usage_errors_are_flowbot_errors():
-    assert UsageError.exit_code == 64 and OutputFileError.exit_code == 73

@@ -23,6 +23,9 @@ Ask = Callable[[str], str]
 Position = Callable[[], tuple[int, int]]
 
 
+DEFAULT_PICTURE = "flowbot-check.png"
+
+
 class CalibrationError(FlowbotError):
     """No board could be found, automatically or by pointing."""
 
@@ -139,7 +142,7 @@ def run_calibrate(
     *,
     name: str | None,
     check: bool,
-    picture: str,
+    picture: str | None,
     manual: bool,
     region: Region | None,
     settings: PointerSettings,
@@ -154,7 +157,9 @@ def run_calibrate(
     """
     from flowbot.capture.screen import MssScreen
 
-    outputs = Outputs(force=force)
+    # The default picture is flowbot's own scratch file, replaced each time; a file named is the user's.
+    outputs = Outputs(force=force or picture is None)
+    picture = picture or DEFAULT_PICTURE
     if check:
         outputs.claim(picture, "the check picture")
     elif name is not None:
