@@ -38,6 +38,11 @@ POINTER_RANGES: dict[str, Range] = {
     "flow_pause": Range(False, 0, 5, "s"),
 }
 
+# Counts of things a run does one after another: far above any real use, small enough that every name
+# and plan for them fits in memory (a billion levels to generate would be claimed before the first).
+REPEAT_RANGE = Range(True, 1, 1000)
+LEVELS_RANGE = Range(True, 1, 100_000)
+
 # One day: far above any useful time limit, and small enough for every timer and clock to hold.
 MAX_SECONDS = 86_400.0
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from flowbot import __version__
-from flowbot.argtypes import POINTER_RANGES, positive_float, positive_int, ranged
+from flowbot.argtypes import LEVELS_RANGE, POINTER_RANGES, REPEAT_RANGE, positive_float, positive_int, ranged
 from flowbot.errors import FlowbotError, UsageError
 
 # `solve` gives up on a puzzle after this long unless told otherwise: a huge board otherwise runs for
@@ -59,7 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help="time the solver over puzzle files (default: the shared corpus)"
     )
     bench.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files; default: the corpus sets")
-    bench.add_argument("--repeat", type=positive_int, default=3, help="runs per puzzle (median taken)")
+    bench.add_argument(
+        "--repeat", type=ranged(REPEAT_RANGE), default=3, help="runs per puzzle (median taken; 1 to 1000)"
+    )
     bench.add_argument(
         "--set",
         choices=("levels", "janko", "all", "screenshots", "generate"),
@@ -82,7 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--colors", type=positive_int, metavar="K", help="number of flows (default: typical)"
     )
-    generate.add_argument("--count", type=positive_int, default=1, metavar="N", help="how many levels")
+    generate.add_argument(
+        "--count", type=ranged(LEVELS_RANGE), default=1, metavar="N", help="how many levels (1 to 100000)"
+    )
     generate.add_argument(
         "--seed", type=int, metavar="S", help="random seed (printed, so a run can be repeated)"
     )
@@ -97,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     auto = commands.add_parser("auto-clear", help="play the game on screen: read, solve, draw, next level")
     auto.add_argument(
-        "--count", type=positive_int, metavar="N", help="levels to clear (default: until none comes)"
+        "--count", type=ranged(LEVELS_RANGE), metavar="N", help="levels to clear (default: until none comes)"
     )
     auto.add_argument(
         "--region", metavar="L,T,W,H", help="the game window's area on screen (default: all of it)"
@@ -166,7 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pointer_options(calibrate)
 
     scrape = commands.add_parser("scrape", help="save each level on screen as flowbot JSON, then move on")
-    scrape.add_argument("--count", type=positive_int, metavar="N", help="levels to save (default: the pack)")
+    scrape.add_argument(
+        "--count", type=ranged(LEVELS_RANGE), metavar="N", help="levels to save (default: the pack)"
+    )
     scrape.add_argument("--pack", metavar="NAME", help="the pack's name: saves into captured_puzzles/NAME/")
     scrape.add_argument("--out", metavar="DIR", help="the folder to save into instead")
     scrape.add_argument("--keep-images", action="store_true", help="save each level's screenshot beside it")
@@ -177,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo", help="the bundled game played by the bot (a virtual display if needed)"
     )
-    demo.add_argument("--levels", type=positive_int, metavar="N", help="levels to clear (default: the pack)")
+    demo.add_argument(
+        "--levels", type=ranged(LEVELS_RANGE), metavar="N", help="levels to clear (default: the pack)"
+    )
     demo.add_argument("--json", action="store_true", help="end with one JSON line of figures")
     demo.add_argument("--record", metavar="FILE.gif", help="save a recording (default when headless)")
     demo.add_argument("--force", action="store_true", help="replace an existing --record file")

@@ -174,7 +174,7 @@ def test_colour_output_at_each_depth(colors, escape):
         (["solve", "--timeout", "0", "x.txt"], "argument --timeout: must be greater than 0, got 0"),
         (["solve", "--timeout", "nan", "x.txt"], "argument --timeout: must be a finite number, got nan"),
         (["solve", "--timeout", "inf", "x.txt"], "argument --timeout: must be a finite number, got inf"),
-        (["generate", "--size", "5x5", "--count", "0"], "argument --count: must be at least 1, got 0"),
+        (["generate", "--size", "5x5", "--count", "0"], "argument --count: must be 1 to 100000, got 0"),
         (["bogus-command"], "invalid choice: 'bogus-command'"),
         (["numbermatch", "--timeout", "nan", "x.txt"], "argument --timeout: must be a finite number"),
         (["auto-clear", "--moves-per-cell", "1000000000"], "--moves-per-cell: must be 1 to 100"),
@@ -182,6 +182,9 @@ def test_colour_output_at_each_depth(colors, escape):
         (["scrape", "--flow-pause", "inf"], "--flow-pause: must be 0 to 5 s, got inf"),
         (["calibrate", "--release-pause", "-0.1"], "--release-pause: must be 0 to 5 s, got -0.1"),
         (["demo", "--levels", "x"], "argument --levels: not a whole number: 'x'"),
+        (["generate", "--size", "5x5", "--count", "1000000000"], "--count: must be 1 to 100000"),
+        (["bench", "--repeat", "1000000"], "--repeat: must be 1 to 1000"),
+        (["auto-clear", "--count", "0"], "--count: must be 1 to 100000, got 0"),
     ],
 )
 def test_bad_arguments_exit_64_with_one_line(args, named, capsys):
