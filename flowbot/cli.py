@@ -8,13 +8,26 @@ import sys
 from collections.abc import Sequence
 
 from flowbot import __version__
-from flowbot.argtypes import positive_float, positive_int
+from flowbot.argtypes import LEVELS_RANGE, POINTER_RANGES, REPEAT_RANGE, positive_float, positive_int, ranged
 from flowbot.errors import FlowbotError, UsageError
+
+# `solve` gives up on a puzzle after this long unless told otherwise: a huge board otherwise runs for
+# minutes without a word.
+DEFAULT_SOLVE_TIMEOUT = 60.0
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are UsageError (exit 64, one line), not argparse's exit 2."""
+
+    def error(self, message: str):
+        """Raise instead of printing the usage and exiting: `main` reports every error the same way."""
+        command = self.prog.removeprefix("flowbot").strip()
+        raise UsageError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(prog="flowbot", description="Read, solve and play Flow Free puzzles.")
+    """The argument parser for every subcommand (subparsers are of the same class, so also exit 64)."""
+    parser = Parser(prog="flowbot", description="Read, solve and play Flow Free puzzles.")
     parser.add_argument("--version", action="version", version=f"flowbot {__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -24,11 +37,18 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     solve.add_argument("--unique", action="store_true", help="also tell whether the solution is unique")
     solve.add_argument(
-        "--timeout", type=positive_float, metavar="S", help="give up on a puzzle after S seconds"
+        "--timeout",
+        type=positive_float,
+        default=DEFAULT_SOLVE_TIMEOUT,
+        metavar="S",
+        help=f"give up on a puzzle after S seconds (default {DEFAULT_SOLVE_TIMEOUT:g})",
     )
     solve.add_argument(
-        "--overlay", metavar="FILE.png", help="with one screenshot: save it with the solution drawn over it"
+        "--overlay",
+        metavar="FILE.png",
+        help="with one screenshot: save it with the solution drawn over it (never over the screenshot)",
     )
+    solve.add_argument("--force", action="store_true", help="replace an existing --overlay file")
 
     read = commands.add_parser("read", help="read the board of each screenshot and save it as flowbot JSON")
     read.add_argument("paths", nargs="+", metavar="IMAGE", help="screenshots (PNG, JPEG) or folders of them")
@@ -39,7 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help="time the solver over puzzle files (default: the shared corpus)"
     )
     bench.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files; default: the corpus sets")
-    bench.add_argument("--repeat", type=positive_int, default=3, help="runs per puzzle (median taken)")
+    bench.add_argument(
+        "--repeat", type=ranged(REPEAT_RANGE), default=3, help="runs per puzzle (median taken; 1 to 1000)"
+    )
     bench.add_argument(
         "--set",
         choices=("levels", "janko", "all", "screenshots", "generate"),
@@ -62,7 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--colors", type=positive_int, metavar="K", help="number of flows (default: typical)"
     )
-    generate.add_argument("--count", type=positive_int, default=1, metavar="N", help="how many levels")
+    generate.add_argument(
+        "--count", type=ranged(LEVELS_RANGE), default=1, metavar="N", help="how many levels (1 to 100000)"
+    )
     generate.add_argument(
         "--seed", type=int, metavar="S", help="random seed (printed, so a run can be repeated)"
     )
@@ -77,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     auto = commands.add_parser("auto-clear", help="play the game on screen: read, solve, draw, next level")
     auto.add_argument(
-        "--count", type=positive_int, metavar="N", help="levels to clear (default: until none comes)"
+        "--count", type=ranged(LEVELS_RANGE), metavar="N", help="levels to clear (default: until none comes)"
     )
     auto.add_argument(
         "--region", metavar="L,T,W,H", help="the game window's area on screen (default: all of it)"
@@ -127,18 +151,28 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate = commands.add_parser(
         "calibrate", help="make a profile for a game window, or check what flowbot sees"
     )
-    calibrate.add_argument("--name", metavar="NAME", help="save calibration/NAME.json")
+    calibrate.add_argument(
+        "--name", metavar="NAME", help="save calibration/NAME.json (a new one; see --force)"
+    )
     calibrate.add_argument("--check", action="store_true", help="save a picture of what flowbot sees instead")
     calibrate.add_argument(
-        "--picture", default="flowbot-check.png", metavar="FILE.png", help="where --check saves"
+        "--picture",
+        metavar="FILE.png",
+        help="where --check saves (default flowbot-check.png, replaced each time; a FILE given needs --force "
+        "to replace it)",
     )
     calibrate.add_argument("--manual", action="store_true", help="point at the board instead of detecting it")
     calibrate.add_argument("--region", metavar="L,T,W,H", help="look only at this area of the screen")
     calibrate.add_argument("--folder", default="calibration", metavar="DIR", help="where profiles are saved")
+    calibrate.add_argument(
+        "--force", action="store_true", help="replace an existing profile or --picture file"
+    )
     _add_pointer_options(calibrate)
 
     scrape = commands.add_parser("scrape", help="save each level on screen as flowbot JSON, then move on")
-    scrape.add_argument("--count", type=positive_int, metavar="N", help="levels to save (default: the pack)")
+    scrape.add_argument(
+        "--count", type=ranged(LEVELS_RANGE), metavar="N", help="levels to save (default: the pack)"
+    )
     scrape.add_argument("--pack", metavar="NAME", help="the pack's name: saves into captured_puzzles/NAME/")
     scrape.add_argument("--out", metavar="DIR", help="the folder to save into instead")
     scrape.add_argument("--keep-images", action="store_true", help="save each level's screenshot beside it")
@@ -149,9 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo", help="the bundled game played by the bot (a virtual display if needed)"
     )
-    demo.add_argument("--levels", type=positive_int, metavar="N", help="levels to clear (default: the pack)")
+    demo.add_argument(
+        "--levels", type=ranged(LEVELS_RANGE), metavar="N", help="levels to clear (default: the pack)"
+    )
     demo.add_argument("--json", action="store_true", help="end with one JSON line of figures")
     demo.add_argument("--record", metavar="FILE.gif", help="save a recording (default when headless)")
+    demo.add_argument("--force", action="store_true", help="replace an existing --record file")
     return parser
 
 
@@ -159,13 +196,19 @@ def _add_pointer_options(parser: argparse.ArgumentParser) -> None:
     """Pointer settings that make different games playable; unset ones come from the profile or the
     safe defaults."""
     group = parser.add_argument_group("pointer settings (default: the profile's, else safe for any game)")
-    group.add_argument("--moves-per-cell", type=positive_int, metavar="N", help="points per cell step")
+    moves, delay = POINTER_RANGES["moves_per_cell"], POINTER_RANGES["move_delay"]
+    group.add_argument(
+        "--moves-per-cell", type=ranged(moves), metavar="N", help=f"points per cell step ({moves.describe()})"
+    )
     group.add_argument(
         "--corners-only", action="store_true", default=None, help="move only at the path's corners"
     )
-    group.add_argument("--move-delay", type=float, metavar="S", help="pause after each move")
-    group.add_argument("--release-pause", type=float, metavar="S", help="pause before releasing")
-    group.add_argument("--flow-pause", type=float, metavar="S", help="pause between flows")
+    for option, text in (
+        ("--move-delay", "pause after each move"),
+        ("--release-pause", "pause before releasing"),
+        ("--flow-pause", "pause between flows"),
+    ):
+        group.add_argument(option, type=ranged(delay), metavar="S", help=f"{text} ({delay.describe()})")
     group.add_argument("--no-settle", action="store_true", default=None, help="no nudge inside the last cell")
     parser.add_argument("--profile", metavar="NAME", help="a calibration profile (calibration/NAME.json)")
 
@@ -178,9 +221,7 @@ def _pointer_settings(args: argparse.Namespace, base):
     for name in ("moves_per_cell", "move_delay", "release_pause", "flow_pause"):
         value = getattr(args, name)
         if value is not None:
-            if value < 0:
-                raise UsageError(f"--{name.replace('_', '-')} must not be negative")
-            changes[name] = value
+            changes[name] = value  # already checked against POINTER_RANGES by the parser
     if args.corners_only:
         changes["corners_only"] = True
     if args.no_settle:
@@ -227,6 +268,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             err=sys.stderr,
             colors=terminal_colors(sys.stdout),
             overlay=args.overlay,
+            force=args.force,
         )
     if args.command == "read":
         from flowbot.modes.convert import run_convert
@@ -295,6 +337,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             settings=settings,
             folder=Path(args.folder),
             out=sys.stdout,
+            force=args.force,
         )
     if args.command == "scrape":
         from flowbot.modes.scrape import run_scrape
@@ -336,7 +379,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         from flowbot.modes.demo import run_demo
 
         return run_demo(
-            levels=args.levels, as_json=args.json, record=args.record, out=sys.stdout, err=sys.stderr
+            levels=args.levels,
+            as_json=args.json,
+            record=args.record,
+            force=args.force,
+            out=sys.stdout,
+            err=sys.stderr,
         )
     raise UsageError(f"unknown command {args.command!r}")
 

@@ -19,12 +19,14 @@ a JSON file without a stored source gives the file as ``puzzle.source``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
+import secrets
 import stat
 import string
-import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -58,6 +60,7 @@ _HEADER = re.compile(r"(\d+) +(\d+)")
 _KEY_VALUE = re.compile(r"#\s*([A-Za-z_][\w-]*)\s*:\s*(.*)")
 _SIZE = re.compile(r"(\d+)\s*[xX]\s*(\d+)")
 _CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,24 +184,168 @@ def format_text_grid(puzzle: Puzzle) -> str:
     return "\n".join(puzzle.to_rows()) + "\n"
 
 
-def write_puzzle_json(
-    puzzle: Puzzle, path: str | os.PathLike[str], solution_rows: Sequence[str] | None = None
-) -> None:
-    """Save a puzzle as flowbot JSON (indent 2, trailing newline), replacing the file atomically."""
-    text = json.dumps(puzzle_to_json(puzzle, solution_rows), indent=2, ensure_ascii=False) + "\n"
-    atomic_write_text(path, text)
+def puzzle_json_text(puzzle: Puzzle, solution_rows: Sequence[str] | None = None) -> str:
+    """The flowbot JSON file text of a puzzle: indent 2, a trailing newline."""
+    return json.dumps(puzzle_to_json(puzzle, solution_rows), indent=2, ensure_ascii=False) + "\n"
 
 
-def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
-    """Save a puzzle as a text grid, atomically; names are lost, and labels must be letters or digits."""
+def text_grid_file_text(puzzle: Puzzle, name: str | os.PathLike[str] = "<grid>") -> str:
+    """The text grid file text of a puzzle; FormatError when a label could not be read back."""
     for color in puzzle.colors:
         # Refuse rather than write a file that `read_entries` would reject as an unknown character.
         if color.label not in _GRID_CELLS:
             raise FormatError(
-                f"{os.fsdecode(path)}: colour label {color.label!r} cannot be read back from a text grid "
+                f"{os.fsdecode(name)}: colour label {color.label!r} cannot be read back from a text grid "
                 "(letters and digits only); save flowbot JSON instead"
             )
-    atomic_write_text(path, format_text_grid(puzzle))
+    return format_text_grid(puzzle)
+
+
+def write_puzzle_json(
+    puzzle: Puzzle,
+    path: str | os.PathLike[str],
+    solution_rows: Sequence[str] | None = None,
+    *,
+    replace: bool = True,
+) -> None:
+    """Save a puzzle as flowbot JSON (indent 2, trailing newline) atomically; see `atomic_write_bytes`."""
+    atomic_write_text(path, puzzle_json_text(puzzle, solution_rows), replace=replace)
+
+
+def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str], *, replace: bool = True) -> None:
+    """Save a puzzle as a text grid, atomically; names are lost, and labels must be letters or digits."""
+    atomic_write_text(path, text_grid_file_text(puzzle, path), replace=replace)
+
+
+# --- writing files ---------------------------------------------------------------------------------
+#
+# The rules every output of every command follows, kept here and nowhere else:
+# - no output ever replaces an input (the same file, by device and inode, so links count too);
+# - an existing output is replaced only when the command was given --force;
+# - two outputs of one name in one run are refused before anything is written;
+# - an output path is checked (not a folder, not a FIFO or device, its folder creatable and
+#   writable) before the work starts, so a long run does not end in "cannot write";
+# - every file is written through a temp file in the same folder and renamed into place, so a file is
+#   either whole and new or whole and old; temp files are named `.NAME.PID.RANDOM.flowbot-tmp`, and
+#   ones left by a killed run (SIGKILL runs no cleanup) are removed by the next write to that folder.
+
+TEMP_SUFFIX = ".flowbot-tmp"
+
+# A temp file older than this is stale even when its process id is alive again (ids are reused);
+# a write takes milliseconds, so no live write is anywhere near it.
+STALE_TEMP_SECONDS = 600.0
+
+
+class Outputs:
+    """The output files of one run, checked against the overwrite rules above before work starts."""
+
+    def __init__(self, *, force: bool = False, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
+        self.force = force
+        self._inputs = {_identity(path) for path in inputs} - {None}
+        self._claimed: dict[Path, str] = {}  # absolute output path -> what it was claimed for
+
+    def claim(self, path: str | os.PathLike[str], what: str = "") -> Path:
+        """Check that `path` may be written in this run and reserve it; OutputFileError says why not."""
+        target = Path(path)
+        key = Path(os.path.abspath(target))
+        if key in self._claimed:
+            first = self._claimed[key]
+            raise OutputFileError(
+                f"{target}: two outputs of this run have this name"
+                + (f" ({first} and {what})" if first and what else "")
+                + "; nothing was written (rename one input, or convert them separately)"
+            )
+        check_output(target, force=self.force, inputs_identity=self._inputs)
+        self._claimed[key] = what
+        return target
+
+    def claim_all(self, paths: Sequence[tuple[str | os.PathLike[str], str]]) -> list[Path]:
+        """Claim every (path, what) pair, or none: the first problem raises before anything is written."""
+        problems = []
+        claimed = []
+        for path, what in paths:
+            try:
+                claimed.append(self.claim(path, what))
+            except OutputFileError as error:
+                problems.append(str(error))
+        if problems:
+            raise OutputFileError(
+                "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+            )
+        return claimed
+
+    def write_bytes(self, path: str | os.PathLike[str], data: bytes) -> None:
+        """Write a claimed output atomically; without --force a file that appeared meanwhile is kept."""
+        target = Path(path)
+        if Path(os.path.abspath(target)) not in self._claimed:
+            self.claim(target)
+        make_folder(target.parent)
+        atomic_write_bytes(target, data, replace=self.force)
+
+    def write_text(self, path: str | os.PathLike[str], text: str) -> None:
+        """Write a claimed output as UTF-8 text: see `write_bytes`."""
+        self.write_bytes(path, text.encode("utf-8"))
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    inputs: Sequence[str | os.PathLike[str]] = (),
+    inputs_identity: set[tuple[int, int]] | None = None,
+) -> Path:
+    """Refuse, before any work, an output path that must not or cannot be written; returns it."""
+    target = Path(path)
+    name = os.fsdecode(path)
+    identities = inputs_identity if inputs_identity is not None else {_identity(p) for p in inputs} - {None}
+    try:
+        info = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        info = None  # the folder check below says what is in the way
+    except OSError as error:
+        raise OutputFileError(f"{name}: cannot write: {error.strerror or error}") from None
+    if info is not None:
+        if (info.st_dev, info.st_ino) in identities:
+            raise OutputFileError(f"{name}: is an input of this run; refusing to write over it")
+        if stat.S_ISDIR(info.st_mode):
+            raise OutputFileError(f"{name}: is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise OutputFileError(f"{name}: is not a regular file ({_file_kind(info.st_mode)})")
+        if not force:
+            raise OutputFileError(f"{name}: already exists (use --force to replace it)")
+    _check_folder_writable(target.parent, name)
+    return target
+
+
+def check_output_folder(path: str | os.PathLike[str]) -> Path:
+    """Refuse, before any work, a folder to write into that is a file or cannot be created or written."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise OutputFileError(f"{os.fsdecode(path)}: is not a folder")
+    _check_folder_writable(folder, os.fsdecode(path))
+    return folder
+
+
+def _check_folder_writable(folder: Path, name: str) -> None:
+    """The nearest existing folder above an output must be a folder we may write into."""
+    existing = folder if str(folder) else Path(".")
+    while not existing.exists():
+        if existing.is_symlink() or existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise OutputFileError(f"{name}: cannot write: {existing} is not a folder")
+    if existing.exists() and not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputFileError(f"{name}: cannot write: folder {existing} is not writable")
+
+
+def _identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """(device, inode) of an existing file, None when it cannot be looked at."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
 
 
 def make_folder(path: str | os.PathLike[str]) -> Path:
@@ -213,33 +360,110 @@ def make_folder(path: str | os.PathLike[str]) -> Path:
     return folder
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, replace: bool = True) -> None:
     """Write UTF-8 text (newlines as LF) atomically: see `atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), replace=replace)
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write bytes through a synced temp file in the same folder and rename it over `path`."""
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bool = True) -> None:
+    """Write bytes through a synced temp file in the same folder and rename it over `path`.
+
+    With `replace=False` an existing `path` is never touched (OutputFileError instead), even one that
+    appeared after the run checked it: the temp file is hard-linked into place, which fails if the
+    name exists. Stale temp files of killed runs in the folder are removed first.
+    """
     target = Path(path)
+    name = os.fsdecode(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    clean_stale_temps(folder)
+    temp = folder / f".{target.name[:80]}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
     try:
-        descriptor, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
     except OSError as error:
-        raise OutputFileError(f"{os.fsdecode(path)}: cannot write: {error.strerror or error}") from error
+        raise OutputFileError(f"{name}: cannot write: {error.strerror or error}") from error
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        # mkstemp makes the file private (0600); give it the mode the old file had, or an ordinary one.
-        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
-        os.chmod(temp_name, mode)
-        os.replace(temp_name, target)
+        if replace:
+            if target.exists():
+                os.chmod(temp, stat.S_IMODE(target.stat().st_mode))
+            os.replace(temp, target)
+        else:
+            _link_new(temp, target, name)
     except BaseException as error:
         with contextlib.suppress(OSError):
-            os.unlink(temp_name)
+            os.unlink(temp)
         if isinstance(error, OSError):
-            raise OutputFileError(f"{os.fsdecode(path)}: cannot write: {error.strerror or error}") from error
+            raise OutputFileError(f"{name}: cannot write: {error.strerror or error}") from error
         raise
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)  # after a hard link the temp name is still there
+
+
+def _link_new(temp: Path, target: Path, name: str) -> None:
+    """Put `temp` at `target` only if nothing is there yet."""
+    try:
+        os.link(temp, target)
+    except FileExistsError:
+        raise OutputFileError(f"{name}: already exists (use --force to replace it)") from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+            raise
+        # A file system without hard links: check, then rename (a file that appears in between is lost).
+        if os.path.lexists(target):
+            raise OutputFileError(f"{name}: already exists (use --force to replace it)") from None
+        os.replace(temp, target)
+
+
+def clean_stale_temps(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove temp files of flowbot runs that died (SIGKILL, power loss) from `folder`; returns them."""
+    removed = []
+    try:
+        candidates = [entry for entry in os.scandir(folder) if entry.name.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in candidates:
+        parts = entry.name[: -len(TEMP_SUFFIX)].rsplit(".", 2)
+        if len(parts) != 3 or not parts[1].isdigit():
+            continue
+        try:
+            old = now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS
+        except OSError:
+            continue
+        if old or not _process_alive(int(parts[1])):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    """True when a process with this id exists (it may belong to someone else)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return pid > 0
+    return True
+
+
+def _file_kind(mode: int) -> str:
+    """What kind of file a mode describes, in words."""
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((word for test, word in kinds if test(mode)), "not a regular file")
 
 
 # --- reading files ---------------------------------------------------------------------------------
@@ -254,20 +478,59 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
     return _decode(data, name)
 
 
-def _read_bytes(path: str | os.PathLike[str], name: str) -> bytes:
-    """The bytes of a file, with missing, directory and unreadable files reported as InputFileError."""
-    if Path(path).is_dir():
-        raise InputFileError(f"{name}: is a directory, not a file")
+def read_input_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of an input file: the one gate every file flowbot reads goes through.
+
+    Only a regular file is read: a folder, a FIFO, a device or a socket is refused before it is opened
+    (a FIFO would block forever, a device never end), and the file is opened non-blocking and looked
+    at again in case it was swapped meanwhile. A file over `limit` bytes is refused without reading it.
+    InputFileError names the file and the reason.
+    """
+    name = os.fsdecode(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise InputFileError(f"{name}: no such file") from None
+    except (OSError, ValueError) as error:
+        raise InputFileError(f"{name}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    _check_regular(info, name, limit)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _O_CLOEXEC)
     except FileNotFoundError:
         raise InputFileError(f"{name}: no such file") from None
     except OSError as error:
         raise InputFileError(f"{name}: cannot read: {error.strerror or error}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputFileError(f"{name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, not a puzzle file")
+    try:
+        _check_regular(os.fstat(descriptor), name, limit)
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise InputFileError(f"{name}: cannot read: {error.strerror or error}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise InputFileError(f"{name}: larger than {_size_text(limit)}, not a file flowbot reads")
     return data
+
+
+def _check_regular(info: os.stat_result, name: str, limit: int) -> None:
+    """Refuse what is not a regular file, or is too big, from its stat."""
+    if stat.S_ISDIR(info.st_mode):
+        raise InputFileError(f"{name}: is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputFileError(f"{name}: is {_file_kind(info.st_mode)}, not a regular file")
+    if info.st_size > limit:
+        raise InputFileError(f"{name}: larger than {_size_text(limit)}, not a file flowbot reads")
+
+
+def _size_text(limit: int) -> str:
+    """A byte count as a person reads it."""
+    return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit} bytes"
+
+
+def _read_bytes(path: str | os.PathLike[str], name: str) -> bytes:
+    """The bytes of a puzzle file, through `read_input_bytes`."""
+    return read_input_bytes(path)
 
 
 def _decode(data: bytes, name: str) -> str:

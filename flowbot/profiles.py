@@ -8,11 +8,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from flowbot.act.plan import PointerSettings
+from flowbot.argtypes import POINTER_RANGES, Range, check_number, describe_value
 from flowbot.capture.screen import Region
 from flowbot.errors import FormatError, InputFileError, UsageError
 
 PROFILE_SCHEMA_VERSION = 1
 ADVANCES = ("dialog", "instant", "arrow")
+PROFILE_MAX_BYTES = 1024 * 1024  # a profile is a few hundred bytes
+
+# Screen positions and sizes: far beyond any screen (a 16K wall is 15360 wide), but finite.
+COORDINATE_RANGE = Range(True, -100_000, 100_000)
+SIDE_RANGE = Range(True, 1, 100_000)
+GRID_RANGE = Range(True, 1, 200)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +51,10 @@ class Profile:
         }
 
 
-def check_name(name: str) -> str:
-    """A profile name is a file name: letters, digits, dot, dash, underscore."""
+def check_name(name: str, kind: str = "profile") -> str:
+    """A profile (or pack) name is one file name: letters, digits, dot, dash, underscore; never a path."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name):
-        raise UsageError(f"profile name {name!r}: use letters, digits, '.', '-' and '_' only")
+        raise UsageError(f"{kind} name {name!r}: use letters, digits, '.', '-' and '_' only")
     return name
 
 
@@ -64,61 +71,125 @@ def profile_path(name: str, folder: Path | None = None) -> Path:
 
 
 def load_profile(name: str, folder: Path | None = None) -> Profile:
-    """Read calibration/NAME.json; errors name the file and what is wrong."""
+    """Read calibration/NAME.json; errors name the file, the field and what is wrong with it."""
+    from flowbot.formats import read_input_bytes
+
     path = profile_path(name, folder)
+    if not path.exists():
+        raise InputFileError(f"{path}: no such profile (make one with `flowbot calibrate --name {name}`)")
+    data = read_input_bytes(path, limit=PROFILE_MAX_BYTES)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputFileError(
-            f"{path}: no such profile (make one with `flowbot calibrate --name {name}`)"
-        ) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        decoded = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise FormatError(f"{path}: not a readable profile: {error}") from None
     try:
-        return profile_from_json(data)
+        return profile_from_json(decoded)
     except (KeyError, TypeError, ValueError) as error:
-        raise FormatError(f"{path}: {error}") from None
+        text = f"missing field {error}" if isinstance(error, KeyError) else str(error)
+        raise FormatError(f"{path}: {text}") from None
 
 
 def profile_from_json(data: object) -> Profile:
-    """Build a Profile from its JSON object (ValueError/TypeError/KeyError name the problem)."""
+    """Build a Profile from its JSON object; ValueError/TypeError/KeyError name the field and the problem."""
     if not isinstance(data, dict):
-        raise TypeError("a profile is a JSON object")
+        raise TypeError(f"a profile is a JSON object, got {describe_value(data)}")
     version = data.get("schema_version")
-    if version != PROFILE_SCHEMA_VERSION:
+    if version != PROFILE_SCHEMA_VERSION or isinstance(version, bool):
         raise ValueError(f"schema_version {version!r} is not {PROFILE_SCHEMA_VERSION}")
-    region = data.get("region")
-    grid = data.get("grid") or {}
+    name = data["name"]
+    if not isinstance(name, str):
+        raise ValueError(f"name must be text, got {describe_value(name)}")
+    grid = _object(data.get("grid"), "grid")
     advance = data.get("advance", "dialog")
     if advance not in ADVANCES:
         raise ValueError(f"advance {advance!r} is not one of {', '.join(ADVANCES)}")
-    pointer = PointerSettings(**data.get("pointer", {}))
+    notes = data.get("notes", "")
+    if not isinstance(notes, str):
+        raise ValueError(f"notes must be text, got {describe_value(notes)}")
     return Profile(
-        name=check_name(str(data["name"])),
-        region=Region(*(int(value) for value in region)) if region else None,
-        rows=grid.get("rows"),
-        cols=grid.get("cols"),
-        next_button=_point(data.get("next_button")),
-        arrow_button=_point(data.get("arrow_button")),
+        name=check_name(name),
+        region=_region(data.get("region")),
+        rows=_optional_whole(grid.get("rows"), "grid.rows", GRID_RANGE),
+        cols=_optional_whole(grid.get("cols"), "grid.cols", GRID_RANGE),
+        next_button=_point(data.get("next_button"), "next_button"),
+        arrow_button=_point(data.get("arrow_button"), "arrow_button"),
         advance=advance,
-        pointer=pointer,
-        notes=str(data.get("notes", "")),
+        pointer=_pointer(data.get("pointer")),
+        notes=notes,
     )
 
 
-def save_profile(profile: Profile, folder: Path = Path("calibration")) -> Path:
-    """Write calibration/NAME.json atomically; returns the path."""
-    from flowbot.formats import atomic_write_text, make_folder
+def _object(value: object, key: str) -> dict:
+    """A JSON object field (null or absent: empty)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{key} must be an object or null, got {describe_value(value)}")
+    return value
 
-    make_folder(folder)
-    path = folder / f"{check_name(profile.name)}.json"
-    atomic_write_text(path, json.dumps(profile.to_json(), indent=2) + "\n")
-    return path
+
+def _pointer(value: object) -> PointerSettings:
+    """The 'pointer' object, each number checked against the same ranges as the command line."""
+    fields = _object(value, "pointer")
+    known = set(POINTER_RANGES) | {"corners_only", "settle"}
+    unknown = sorted(set(fields) - known)
+    if unknown:
+        raise ValueError(f"pointer.{unknown[0]} is not a pointer setting (known: {', '.join(sorted(known))})")
+    settings: dict[str, object] = {}
+    for key, allowed in POINTER_RANGES.items():
+        if key in fields:
+            settings[key] = check_number(fields[key], allowed, f"pointer.{key}")
+    for key in ("corners_only", "settle"):
+        if key in fields:
+            if not isinstance(fields[key], bool):
+                raise ValueError(f"pointer.{key} must be true or false, got {describe_value(fields[key])}")
+            settings[key] = fields[key]
+    return PointerSettings(**settings)
 
 
-def _point(value: object) -> tuple[int, int] | None:
-    """An [x, y] pair, or None."""
+def _optional_whole(value: object, key: str, allowed: Range) -> int | None:
+    """A whole number inside `allowed`, or None."""
+    return None if value is None else int(check_number(value, allowed, key))
+
+
+def _region(value: object) -> Region | None:
+    """The 'region' [left, top, width, height] list, or None."""
     if value is None:
         return None
-    x, y = value  # type: ignore[misc]
-    return int(x), int(y)
+    if not isinstance(value, list) or len(value) != 4:
+        raise ValueError(f"region must be [left, top, width, height] or null, got {describe_value(value)}")
+    names = ("region left", "region top", "region width", "region height")
+    ranges = (COORDINATE_RANGE, COORDINATE_RANGE, SIDE_RANGE, SIDE_RANGE)
+    left, top, width, height = (
+        int(check_number(item, allowed, key)) for item, allowed, key in zip(value, ranges, names, strict=True)
+    )
+    return Region(left, top, width, height)
+
+
+def _point(value: object, key: str) -> tuple[int, int] | None:
+    """An [x, y] pair of whole numbers, or None."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"{key} must be [x, y] or null, got {describe_value(value)}")
+    x, y = (
+        int(check_number(v, COORDINATE_RANGE, f"{key}.{axis}")) for v, axis in zip(value, "xy", strict=True)
+    )
+    return x, y
+
+
+def new_profile_path(name: str, folder: Path, force: bool) -> Path:
+    """Where `calibrate --name` will save, checked before calibrating: an existing profile needs --force."""
+    from flowbot.formats import check_output
+
+    return check_output(folder / f"{check_name(name)}.json", force=force)
+
+
+def save_profile(profile: Profile, folder: Path = Path("calibration"), *, force: bool = False) -> Path:
+    """Write calibration/NAME.json atomically; an existing profile is replaced only with `force`."""
+    from flowbot.formats import Outputs
+
+    outputs = Outputs(force=force)
+    path = outputs.claim(folder / f"{check_name(profile.name)}.json", "the profile")
+    outputs.write_text(path, json.dumps(profile.to_json(), indent=2) + "\n")
+    return path

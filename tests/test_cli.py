@@ -166,11 +166,47 @@ def test_colour_output_at_each_depth(colors, escape):
     assert render_solution(solution, PLAIN) == "\n".join(solution.to_rows()) + "\n"
 
 
-def test_bad_arguments_exit_2_with_usage(capsys):
-    with pytest.raises(SystemExit) as caught:
-        main(["solve", "--timeout", "-1", "x.txt"])
-    assert caught.value.code == 2
-    assert "must be greater than 0" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["solve", "--bogus", "x.txt"], "unrecognized arguments: --bogus"),
+        (["solve", "--timeout", "-1", "x.txt"], "argument --timeout: must be greater than 0, got -1"),
+        (["solve", "--timeout", "0", "x.txt"], "argument --timeout: must be greater than 0, got 0"),
+        (["solve", "--timeout", "nan", "x.txt"], "argument --timeout: must be a finite number, got nan"),
+        (["solve", "--timeout", "inf", "x.txt"], "argument --timeout: must be a finite number, got inf"),
+        (["generate", "--size", "5x5", "--count", "0"], "argument --count: must be 1 to 100000, got 0"),
+        (["bogus-command"], "invalid choice: 'bogus-command'"),
+        (["numbermatch", "--timeout", "nan", "x.txt"], "argument --timeout: must be a finite number"),
+        (["auto-clear", "--moves-per-cell", "1000000000"], "--moves-per-cell: must be 1 to 100"),
+        (["auto-clear", "--move-delay", "nan"], "--move-delay: must be 0 to 5 s, got nan"),
+        (["scrape", "--flow-pause", "inf"], "--flow-pause: must be 0 to 5 s, got inf"),
+        (["calibrate", "--release-pause", "-0.1"], "--release-pause: must be 0 to 5 s, got -0.1"),
+        (["demo", "--levels", "x"], "argument --levels: not a whole number: 'x'"),
+        (["generate", "--size", "5x5", "--count", "1000000000"], "--count: must be 1 to 100000"),
+        (["bench", "--repeat", "1000000"], "--repeat: must be 1 to 1000"),
+        (["auto-clear", "--count", "0"], "--count: must be 1 to 100000, got 0"),
+    ],
+)
+def test_bad_arguments_exit_64_with_one_line(args, named, capsys):
+    code, out, err = run_cli(args, capsys)
+    assert code == 64 and out == ""
+    assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+def test_help_and_version_still_exit_0(capsys):
+    for args in (["--help"], ["solve", "--help"], ["--version"]):
+        with pytest.raises(SystemExit) as caught:
+            main(args)
+        assert caught.value.code == 0
+    assert "--timeout S" in capsys.readouterr().out
+
+
+def test_solve_has_a_default_time_limit():
+    from flowbot.cli import DEFAULT_SOLVE_TIMEOUT, build_parser
+
+    args = build_parser().parse_args(["solve", "x.txt"])
+    assert args.timeout == DEFAULT_SOLVE_TIMEOUT == 60.0
+    assert "default 60" in build_parser()._subparsers._group_actions[0].choices["solve"].format_help()
 
 
 def test_subprocess_console_script_and_module(tmp_path):
@@ -234,7 +270,7 @@ def test_convert_never_overwrites_without_force(tmp_path, capsys):
     out.mkdir()
     (out / "one.json").write_text("keep me\n")
     code, _, err = run_cli(["convert", single, "--out", out], capsys)
-    assert code == 2 and "already exists" in err
+    assert code == 73 and "already exists (use --force to replace it)" in err
     assert (out / "one.json").read_text() == "keep me\n"
     code, _, _ = run_cli(["convert", single, "--out", out, "--force"], capsys)
     assert code == 0 and json.loads((out / "one.json").read_text())["grid"] == GOOD.split()

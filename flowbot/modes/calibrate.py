@@ -16,11 +16,15 @@ from flowbot.capture.buttons import find_next_button
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.errors import CaptureError, FlowbotError
-from flowbot.profiles import Profile, check_name, save_profile
+from flowbot.formats import Outputs
+from flowbot.profiles import Profile, check_name, new_profile_path, save_profile
 from flowbot.solve.sat import solve
 
 Ask = Callable[[str], str]
 Position = Callable[[], tuple[int, int]]
+
+
+DEFAULT_PICTURE = "flowbot-check.png"
 
 
 class CalibrationError(FlowbotError):
@@ -132,10 +136,15 @@ def _covering(area: Region, points: list[tuple[int, int]], limit: Region, pad: i
     return _clamped(Region(left, top, right - left, bottom - top), limit)
 
 
-def draw_check(frame: Frame, out_path: str) -> str:
-    """Save a picture of what flowbot sees on the frame; returns a one-line verdict."""
+def draw_check(frame: Frame, out_path: str, outputs: Outputs | None = None) -> str:
+    """Save a picture of what flowbot sees on the frame; returns a one-line verdict.
+
+    `outputs` owns the overwrite rules (the caller claims the path before grabbing the screen);
+    without it the picture replaces any file of that name.
+    """
     from flowbot.capture.overlay import draw_grid, encode_png
-    from flowbot.formats import atomic_write_bytes
+
+    outputs = outputs or Outputs(force=True)
 
     picture = frame.pixels.copy()
     try:
@@ -143,7 +152,7 @@ def draw_check(frame: Frame, out_path: str) -> str:
     except CaptureError as error:
         verdict = f"no board read: {error}"
         _caption(picture, verdict, (0, 0, 255))
-        atomic_write_bytes(out_path, encode_png(picture))
+        outputs.write_bytes(out_path, encode_png(picture))
         return verdict
     geometry, puzzle = reading.geometry, reading.puzzle
     draw_grid(picture, geometry, (255, 255, 255), 1)
@@ -178,7 +187,7 @@ def draw_check(frame: Frame, out_path: str) -> str:
         ", next-level button found" if button else ""
     )
     _caption(picture, verdict, (0, 255, 0))
-    atomic_write_bytes(out_path, encode_png(picture))
+    outputs.write_bytes(out_path, encode_png(picture))
     return verdict
 
 
@@ -186,20 +195,32 @@ def run_calibrate(
     *,
     name: str | None,
     check: bool,
-    picture: str,
+    picture: str | None,
     manual: bool,
     region: Region | None,
     settings: PointerSettings,
     folder: Path,
     out: TextIO,
+    force: bool = False,
 ) -> int:
-    """Make a profile (automatically, or by pointing when that fails), or with --check save the picture."""
+    """Make a profile (automatically, or by pointing when that fails), or with --check save the picture.
+
+    The file to write is checked before the screen is looked at: an existing picture or profile is
+    replaced only with `force`.
+    """
     from flowbot.capture.screen import MssScreen
 
+    # The default picture is flowbot's own scratch file, replaced each time; a file named is the user's.
+    outputs = Outputs(force=force or picture is None)
+    picture = picture or DEFAULT_PICTURE
+    if check:
+        outputs.claim(picture, "the check picture")
+    elif name is not None:
+        new_profile_path(name, folder, force)
     screen = MssScreen()
     try:
         if check:
-            verdict = draw_check(screen.grab(region), picture)
+            verdict = draw_check(screen.grab(region), picture, outputs)
             out.write(f"{verdict}\npicture of what flowbot sees: {picture}\n")
             return 0 if verdict.startswith("board") else CalibrationError.exit_code
         if name is None:
@@ -222,7 +243,7 @@ def run_calibrate(
             )
     finally:
         screen.close()
-    path = save_profile(profile, folder)
+    path = save_profile(profile, folder, force=force)
     out.write(f"profile saved: {path} ({profile.rows}x{profile.cols} board in {profile.region})\n")
     return 0
 

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from flowbot.errors import FlowbotError, OutputFileError
-from flowbot.formats import make_folder, write_puzzle_json, write_text_grid
-from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, Outcome, load_all
+from flowbot.errors import FlowbotError
+from flowbot.formats import Outputs, check_output_folder, puzzle_json_text, text_grid_file_text
+from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, Outcome, expand_folders, load_all
 
 SUFFIX = {"json": ".json", "grid": ".txt"}
 
@@ -24,17 +24,22 @@ def output_name(outcome: Outcome, count_in_file: int, to: str) -> str:
 def run_convert(
     paths: Sequence[str], *, out_dir: str, to: str, force: bool, err: TextIO, images_only: bool = False
 ) -> int:
-    """Write each readable puzzle into `out_dir`; never overwrite unless forced, and report each failure.
+    """Write each readable puzzle into `out_dir`, after checking every output name (see `Outputs`).
 
+    All outputs are claimed before the first is written: a name two inputs would share, an input that
+    would be written over, or an existing file without `force` stops the run with nothing written.
     With `images_only` (`flowbot read`), inputs that are not screenshots are refused one by one.
     """
-    folder = make_folder(out_dir)
+    folder = Path(out_dir)
+    outputs = Outputs(force=force, inputs=expand_folders(paths))
+    # The folder itself is checked before the (possibly slow) reading of every screenshot.
+    check_output_folder(folder)
     loaded = load_all(paths)
     per_file: dict[str, int] = {}
     for outcome in loaded:
         per_file[outcome.source] = per_file.get(outcome.source, 0) + 1
     code = EXIT_SOLVED
-    written = 0
+    planned: list[tuple[Path, Outcome]] = []
     for outcome in loaded:
         if outcome.puzzle is None:
             err.write(f"flowbot: {outcome.error}\n")
@@ -45,17 +50,29 @@ def run_convert(
             code = EXIT_BAD_INPUT
             continue
         target = folder / output_name(outcome, per_file[outcome.source], to)
+        planned.append((target, outcome))
+    texts = []
+    for target, outcome in planned:
         try:
-            if target.exists() and not force:
-                raise OutputFileError(f"{target}: already exists (use --force to replace it)")
-            if to == "json":
-                write_puzzle_json(outcome.puzzle, target)
-            else:
-                write_text_grid(outcome.puzzle, target)
+            text = (
+                puzzle_json_text(outcome.puzzle)
+                if to == "json"
+                else text_grid_file_text(outcome.puzzle, target)
+            )
         except FlowbotError as error:
             err.write(f"flowbot: {error}\n")
             code = EXIT_BAD_INPUT
             continue
+        texts.append((target, _describe(outcome), text))
+    outputs.claim_all([(target, what) for target, what, _ in texts])
+    written = 0
+    for target, _, text in texts:
+        outputs.write_text(target, text)
         written += 1
     err.write(f"wrote {written} of {len(loaded)} puzzle(s) to {folder}\n")
     return code
+
+
+def _describe(outcome: Outcome) -> str:
+    """Which input a puzzle came from, for a message about its output."""
+    return outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index + 1}"

@@ -19,6 +19,7 @@ from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
 from flowbot.display import end_process
 from flowbot.errors import FlowbotError
+from flowbot.formats import Outputs
 from flowbot.progress import Progress
 
 # The bundled game's profile: it handles every queued mouse event, so it takes fast drags.
@@ -33,12 +34,27 @@ class DemoError(FlowbotError):
     exit_code = 7
 
 
-def run_demo(*, levels: int | None, as_json: bool, record: str | None, out: TextIO, err: TextIO) -> int:
-    """Play the bundled demo pack under a display (a virtual one when there is none)."""
+def run_demo(
+    *,
+    levels: int | None,
+    as_json: bool,
+    record: str | None,
+    out: TextIO,
+    err: TextIO,
+    force: bool = False,
+) -> int:
+    """Play the bundled demo pack under a display (a virtual one when there is none).
+
+    The recording's path is checked before the run; a --record file that exists is replaced only with
+    `force`, while the default flowbot-demo.gif is flowbot's own and is replaced on each headless run.
+    """
     from flowbot.display import VirtualDisplay
 
     headless = not os.environ.get("DISPLAY")
+    outputs = Outputs(force=force or record is None)
     record = record or ("flowbot-demo.gif" if headless else None)
+    if record is not None:
+        outputs.claim(record, "the recording")
     started = time.perf_counter()
     with (
         VirtualDisplay(*_screen_size()) if headless else contextlib.nullcontext(),
@@ -56,7 +72,7 @@ def run_demo(*, levels: int | None, as_json: bool, record: str | None, out: Text
     out.write(report.summary() + "\n")
     out.write(f"the game confirms {solved} of {wanted} level(s) solved\n")
     if record is not None and frames:
-        _write_gif(frames, record)
+        _write_gif(frames, record, outputs)
         out.write(f"recording of the run: {record}\n")
     if as_json:
         record_line = {
@@ -185,15 +201,13 @@ class _Recorder:
             screen.close()
 
 
-def _write_gif(frames: list[np.ndarray], path: str) -> None:
-    """Save frames as an animated GIF, atomically."""
+def _write_gif(frames: list[np.ndarray], path: str, outputs: Outputs) -> None:
+    """Save frames as an animated GIF, atomically, under the run's overwrite rules."""
     import io
 
     from PIL import Image
 
-    from flowbot.formats import atomic_write_bytes
-
     images = [Image.fromarray(frame) for frame in frames]
     buffer = io.BytesIO()
     images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=250, loop=0)
-    atomic_write_bytes(path, buffer.getvalue())
+    outputs.write_bytes(path, buffer.getvalue())

@@ -9,8 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from flowbot.errors import OutputFileError, UsageError
-from flowbot.formats import make_folder, write_puzzle_json
+from flowbot.errors import UsageError
+from flowbot.formats import Outputs, check_output_folder, puzzle_json_text
 from flowbot.generate.levels import Level, make_level
 from flowbot.generate.lines import check_size, default_colors
 from flowbot.model import Source
@@ -49,7 +49,11 @@ def run_generate(
     rows, cols = parse_size(size)
     check_size(rows, cols, colors)
     seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
-    folder = make_folder(out_dir) if out_dir is not None else None
+    outputs = Outputs(force=force)
+    folder = check_output_folder(out_dir) if out_dir is not None else None
+    if folder is not None:
+        # Every level's name is known now: check them all before the first level is generated.
+        outputs.claim_all([(_level_path(folder, rows, cols, seed, index), "") for index in range(count)])
     progress = Progress(count, "generating", err)
     for index in range(count):
         rng = level_rng(seed, index)
@@ -58,7 +62,8 @@ def run_generate(
         source = Source(kind="generated", details={"seed": seed, "index": index, "size": f"{rows}x{cols}"})
         level = replace(level, puzzle=level.puzzle.with_source(source))
         if folder is not None:
-            _save(level, folder / f"{rows}x{cols}-{seed}-{index + 1:03d}.json", force)
+            path = _level_path(folder, rows, cols, seed, index)
+            outputs.write_text(path, puzzle_json_text(level.puzzle, level.solution.to_rows()))
         out.write(
             _json_line(level, seed, index) + "\n" if as_json else _text(level, seed, index, terminal_colors)
         )
@@ -68,11 +73,9 @@ def run_generate(
     return 0
 
 
-def _save(level: Level, path: Path, force: bool) -> None:
-    """Write one level as flowbot JSON with its solution; never over an existing file unless forced."""
-    if path.exists() and not force:
-        raise OutputFileError(f"{path}: already exists (use --force to replace it)")
-    write_puzzle_json(level.puzzle, path, solution_rows=level.solution.to_rows())
+def _level_path(folder: Path, rows: int, cols: int, seed: int, index: int) -> Path:
+    """Where --out saves one level: size, seed and number, so a rerun with the seed names the same files."""
+    return folder / f"{rows}x{cols}-{seed}-{index + 1:03d}.json"
 
 
 def _json_line(level: Level, seed: int, index: int) -> str:

@@ -6,14 +6,21 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, load_all
+from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, EXIT_UNSOLVED, load_all
 from flowbot.progress import Progress
 from flowbot.rate.human import KINDS
 from flowbot.rate.score import rate
+from flowbot.solve.sat import solve
+
+# When deduction stops, the SAT solver says whether there is a solution at all; this bounds that look.
+SOLVABLE_CHECK_SECONDS = 30.0
 
 
 def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO) -> int:
-    """Rate every puzzle of every file; unreadable inputs are reported and make the exit status 2."""
+    """Rate every puzzle of every file; 2 when an input is unreadable, else 1 when one has no solution.
+
+    A puzzle with no solution gets no difficulty: it is reported as unsolvable.
+    """
     loaded = load_all(paths)
     progress = Progress(len(loaded), "rating", err, enabled=as_json)
     code = EXIT_SOLVED
@@ -24,13 +31,28 @@ def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO) -
             code = EXIT_BAD_INPUT
             progress.advance()
             continue
+        name = outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index}"
         rating = rate(outcome.puzzle)
+        # Deduction that finishes proves a solution; when it stops, ask the solver whether one exists.
+        if not rating.solved:
+            status = solve(outcome.puzzle, timeout=SOLVABLE_CHECK_SECONDS).status
+            if status == "unsolvable":
+                code = max(code, EXIT_UNSOLVED)
+                if as_json:
+                    record = {"source": outcome.source, "index": outcome.index, "status": "unsolvable"}
+                    record.update(puzzle=outcome.puzzle.to_rows(), difficulty=None, band=None)
+                    out.write(json.dumps(record) + "\n")
+                else:
+                    out.write(f"{name}: {outcome.puzzle.size}, no solution: nothing to rate\n")
+                out.flush()
+                progress.advance(f"#{outcome.index}")
+                continue
         if as_json:
-            record = {"source": outcome.source, "index": outcome.index, "puzzle": outcome.puzzle.to_rows()}
+            record = {"source": outcome.source, "index": outcome.index, "status": "rated"}
+            record["puzzle"] = outcome.puzzle.to_rows()
             record.update(rating.as_dict())
             out.write(json.dumps(record) + "\n")
         else:
-            name = outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index}"
             depth = ", ".join(f"{kind} {rating.depth[kind]}" for kind in KINDS if rating.depth[kind])
             verdict = (
                 "deduction solves it"

@@ -13,14 +13,15 @@ from flowbot.capture.read import Reading
 from flowbot.capture.screen import Frame, Region
 from flowbot.errors import FlowbotError, OutputFileError, UsageError
 from flowbot.formats import (
-    atomic_write_bytes,
-    atomic_write_text,
+    Outputs,
+    check_output_folder,
     load_puzzles,
-    make_folder,
-    write_puzzle_json,
+    puzzle_json_text,
+    read_input_bytes,
 )
 from flowbot.model import Source
 from flowbot.modes.auto_clear import AutoClear, AutoClearError, Report
+from flowbot.profiles import check_name
 from flowbot.progress import Progress
 
 MANIFEST = "pack.json"
@@ -54,19 +55,27 @@ class PackFolder:
     next_number: int = 1
     known: dict[tuple[str, ...], str] = field(default_factory=dict)  # board rows -> file name
 
+    outputs: Outputs = field(default_factory=Outputs)  # never force: a level file is never replaced
+    manifest_written: bool = False
+
     @classmethod
     def open(cls, path: Path, pack: str, resume: bool) -> PackFolder:
-        """Create the folder, or continue it with --resume; never mix packs, never overwrite."""
+        """Check the folder, or continue it with --resume; never mix packs, never overwrite.
+
+        Nothing is created here: the folder and its pack.json appear with the first level saved, so a
+        scrape that saves nothing leaves nothing behind.
+        """
         folder = cls(path, pack)
         manifest = path / MANIFEST
         levels = sorted(path.glob("[0-9][0-9][0-9].json")) if path.is_dir() else []
         if manifest.exists():
             try:
-                recorded = json.loads(manifest.read_text(encoding="utf-8")).get("pack")
-            except (OSError, ValueError, AttributeError) as error:
+                recorded = json.loads(read_input_bytes(manifest).decode("utf-8")).get("pack")
+            except (FlowbotError, ValueError, AttributeError) as error:
                 raise OutputFileError(f"{manifest}: not a readable pack manifest: {error}") from None
             if recorded != pack:
                 raise UsageError(f"{path} holds pack {recorded!r}; refusing to mix in pack {pack!r}")
+            folder.manifest_written = True
         elif levels or (path.is_dir() and any(path.iterdir())):
             raise UsageError(f"{path} is not empty and is not a flowbot pack folder; choose another --out")
         if levels and not resume:
@@ -77,18 +86,11 @@ class PackFolder:
             puzzle = load_puzzles(level)[0]
             folder.known[tuple(puzzle.to_rows())] = level.name
         folder.next_number = int(levels[-1].stem) + 1 if levels else 1
-        make_folder(path)
-        if not manifest.exists():
-            record = {
-                "schema_version": PACK_SCHEMA_VERSION,
-                "pack": pack,
-                "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
-            }
-            atomic_write_text(manifest, json.dumps(record, indent=2) + "\n")
+        check_output_folder(path)
         return folder
 
     def save(self, reading: Reading, frame: Frame, keep_image: bool) -> str:
-        """Write the next NNN.json (and NNN.png when asked); returns the file name."""
+        """Write the next NNN.json (NNN.png when asked; pack.json with the first); returns its name."""
         from flowbot.capture.overlay import encode_png
 
         name = f"{self.next_number:03d}"
@@ -104,11 +106,19 @@ class PackFolder:
                 "ys": [round(y, 1) for y in reading.geometry.ys],
             },
         }
+        if not self.manifest_written:
+            record = {
+                "schema_version": PACK_SCHEMA_VERSION,
+                "pack": self.pack,
+                "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            }
+            self.outputs.write_text(self.path / MANIFEST, json.dumps(record, indent=2) + "\n")
+            self.manifest_written = True
         if keep_image:
-            atomic_write_bytes(self.path / f"{name}.png", encode_png(frame.pixels))
+            self.outputs.write_bytes(self.path / f"{name}.png", encode_png(frame.pixels))
             details["image"] = f"{name}.png"
         puzzle = reading.puzzle.with_source(Source(kind="screen", details=details))
-        write_puzzle_json(puzzle, self.path / f"{name}.json")
+        self.outputs.write_text(self.path / f"{name}.json", puzzle_json_text(puzzle))
         self.known[tuple(puzzle.to_rows())] = f"{name}.json"
         self.next_number += 1
         return f"{name}.json"
@@ -133,7 +143,9 @@ def run_scrape(
 
     if pack is None and out_dir is None:
         raise UsageError("name the pack (--pack NAME) or the folder to fill (--out DIR)")
-    pack = pack or Path(out_dir).name
+    if pack is not None:
+        check_name(pack, "pack")  # a pack name is a folder name under captured_puzzles/, never a path
+    pack = pack or Path(out_dir).resolve().name
     folder = PackFolder.open(Path(out_dir) if out_dir else Path("captured_puzzles") / pack, pack, resume)
     screen = MssScreen()
     try:

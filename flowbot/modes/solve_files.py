@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import FlowbotError, UsageError
-from flowbot.formats import read_entries
+from flowbot.formats import Outputs, read_entries
 from flowbot.model import Puzzle
-from flowbot.modes.solve_image import is_image_file, write_overlay
+from flowbot.modes.solve_image import check_overlay_path, is_image_file, write_overlay
 from flowbot.progress import Progress
 from flowbot.render import render_puzzle, render_solution
 from flowbot.solve.sat import SolveResult, solve
@@ -134,10 +134,19 @@ def run_solve(
     err: TextIO,
     colors: int,
     overlay: str | None = None,
+    force: bool = False,
 ) -> int:
-    """Solve, print each outcome as it comes (JSON Lines or boards), and return the exit code."""
-    if overlay is not None and (len(paths) != 1 or not is_image_file(paths[0])):
-        raise UsageError("--overlay needs exactly one screenshot (PNG or JPEG) to draw on")
+    """Solve, print each outcome as it comes (JSON Lines or boards), and return the exit code.
+
+    The overlay file is checked before anything is read or solved: never the screenshot itself, and
+    an existing file only with `force`.
+    """
+    outputs = Outputs(force=force, inputs=paths)
+    if overlay is not None:
+        if len(paths) != 1 or not is_image_file(paths[0]):
+            raise UsageError("--overlay needs exactly one screenshot (PNG or JPEG) to draw on")
+        check_overlay_path(overlay)
+        outputs.claim(overlay, "the overlay")
     outcomes = []
     loaded = load_all(paths)
     # Boards go to the terminal in text mode, so the bar would only get in their way there.
@@ -157,7 +166,7 @@ def run_solve(
     progress.close()
     if overlay is not None and outcomes[0].puzzle is not None:
         result = outcomes[0].result
-        write_overlay(paths[0], result.solution if result is not None else None, overlay)
+        write_overlay(paths[0], result.solution if result is not None else None, overlay, outputs)
         err.write(f"overlay written to {overlay}\n")
     return exit_code(outcomes)
 

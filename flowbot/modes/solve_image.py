@@ -4,33 +4,33 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flowbot.errors import InputFileError, UsageError
-from flowbot.formats import atomic_write_bytes, image_format
+from flowbot.errors import FlowbotError, UsageError
+from flowbot.formats import Outputs, image_format, read_input_bytes
 from flowbot.model import Solution
 
 
-def write_overlay(image_path: str, solution: Solution | None, out_path: str) -> None:
+def check_overlay_path(out_path: str) -> None:
+    """Refuse an overlay name that is not *.png before any work (the file's own checks come from Outputs)."""
+    if Path(out_path).suffix.lower() != ".png":
+        raise UsageError(f"--overlay {out_path}: the overlay is a PNG file; name it *.png")
+
+
+def write_overlay(image_path: str, solution: Solution | None, out_path: str, outputs: Outputs) -> None:
     """Read the image again, draw the grid and the solution's pipes over it, and save a PNG atomically."""
     from flowbot.capture.image import decode_image
     from flowbot.capture.overlay import draw_overlay, encode_png
     from flowbot.capture.read import read_puzzle
 
-    if Path(out_path).suffix.lower() != ".png":
-        raise UsageError(f"--overlay {out_path}: the overlay is a PNG file; name it *.png")
-    try:
-        data = Path(image_path).read_bytes()
-    except OSError as error:
-        raise InputFileError(f"{image_path}: cannot read: {error.strerror or error}") from error
-    frame = decode_image(data)
+    check_overlay_path(out_path)
+    frame = decode_image(read_input_bytes(image_path))
     reading = read_puzzle(frame)
     picture = draw_overlay(frame, reading.geometry, reading.seen_rgb, solution)
-    atomic_write_bytes(out_path, encode_png(picture))
+    outputs.write_bytes(out_path, encode_png(picture))
 
 
 def is_image_file(path: str) -> bool:
-    """True when the file starts like an image (PNG, JPEG, ...), whatever its name."""
+    """True when the file is a regular file that starts like an image (PNG, JPEG, ...), whatever its name."""
     try:
-        with open(path, "rb") as handle:
-            return image_format(handle.read(16)) is not None
-    except OSError:
+        return image_format(read_input_bytes(path)[:16]) is not None
+    except FlowbotError:
         return False

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from flowbot.argtypes import describe_value
 from flowbot.errors import FormatError, InputFileError
 from flowbot.formats import decode_json, read_text_file
 from flowbot.numbermatch.board import Cells, make_board
@@ -156,7 +157,7 @@ def _json_boards(text: str, name: str, rules: Rules) -> list[BoardEntry]:
     except FormatError as error:
         raise NumberMatchInputError(str(error)) from None
     if not isinstance(data, list | dict):
-        raise NumberMatchInputError(f"{name}: expected a JSON list or object, got {type(data).__name__}")
+        raise NumberMatchInputError(f"{name}: expected a JSON list or object, got {describe_value(data)}")
     if isinstance(data, list) and not data:
         raise NumberMatchInputError(f"{name}: the JSON list is empty (no board)")
     if isinstance(data, dict) or all(_is_row(item) for item in data):
@@ -174,12 +175,14 @@ def _json_boards(text: str, name: str, rules: Rules) -> list[BoardEntry]:
 
 
 def _is_row(item: object) -> bool:
-    """True for what can only be one row: a string, or a list of numbers and nulls."""
+    """True for what can only be one row: a string, or a list of numbers, booleans and nulls.
+
+    A slot that is no digit (1.5, true) still makes a row, so the message names that slot; a list of
+    strings is a board (string rows).
+    """
     if isinstance(item, str):
         return True
-    return isinstance(item, list) and all(
-        slot is None or (isinstance(slot, int) and not isinstance(slot, bool)) for slot in item
-    )
+    return isinstance(item, list) and not any(isinstance(slot, list | dict | str) for slot in item)
 
 
 def _json_board(board: object, width: int) -> Cells:
@@ -201,13 +204,15 @@ def _json_row(row: object, width: int) -> list[int]:
     if isinstance(row, str):
         return parse_row(row, width)
     if not isinstance(row, list):
-        raise NumberMatchInputError(f"expected a string or a list of digits, got {type(row).__name__}")
+        raise NumberMatchInputError(f"expected a string or a list of digits, got {describe_value(row)}")
     slots = []
     for column, slot in enumerate(row, 1):
         if slot is None:
             slot = 0
         if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot <= 9:
-            raise NumberMatchInputError(f"column {column}: {slot!r} is not a digit 0-9 (0 or null: cleared)")
+            raise NumberMatchInputError(
+                f"column {column}: {describe_value(slot)} is not a digit 0-9 (0 or null: cleared)"
+            )
         slots.append(slot)
     if len(slots) > width:
         raise NumberMatchInputError(f"row has {len(slots)} slots; a row holds at most {width}")

@@ -17,4 +17,4 @@ def run_play(path: str | None, *, size: str | None = None, seed: int | None = No
     from flowbot.play.terminal import check_terminal, run_terminal
 
     check_terminal()
-    return run_terminal(PlaySession(levels))
+    return run_terminal(PlaySession(levels, background=True))

@@ -12,6 +12,7 @@ so it takes back the last stroke, restart or replay; pressed while drawing, it c
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -46,9 +47,19 @@ def solve_puzzle(puzzle: Puzzle) -> SolveResult:
 class PlaySession:
     """A game of levels played with keys; each level keeps its board, cursor and undo stack while visited."""
 
-    def __init__(self, levels: LevelList, *, solver: Callable[[Puzzle], SolveResult] = solve_puzzle) -> None:
+    def __init__(
+        self,
+        levels: LevelList,
+        *,
+        solver: Callable[[Puzzle], SolveResult] = solve_puzzle,
+        background: bool = False,
+    ) -> None:
+        """With `background`, `a` solves in a thread and `poll` starts the replay when the answer comes,
+        so the terminal keeps answering keys (q above all) while a big board is solved."""
         self.levels = levels
         self.solver = solver
+        self.background = background
+        self._pending: _PendingSolve | None = None
         self.index = 0
         self.message = levels.note
         self.animation: Animation | None = None
@@ -76,6 +87,11 @@ class PlaySession:
     def holding(self) -> int | None:
         """The colour picked up (its pipe follows the cursor), or None."""
         return self.board.drawing
+
+    @property
+    def solving(self) -> bool:
+        """True while `a` waits for the solver working in the background."""
+        return self._pending is not None
 
     @property
     def animating(self) -> bool:
@@ -119,6 +135,12 @@ class PlaySession:
         if key == "q":
             return False
         self.message = ""
+        if self._pending is not None:
+            # Any other key stops the wait; the solver's thread is left to finish on its own.
+            self._pending = None
+            self.message = "stopped waiting for the solver"
+            if key == "a":
+                return True
         if self.animating:
             # Any key but undo (which takes the replay back) shows the end at once.
             if key == "u":
@@ -140,6 +162,19 @@ class PlaySession:
             self._next()
         elif key == "p":
             self._previous()
+        return True
+
+    def poll(self) -> bool:
+        """Start the replay if the background solver has answered; True when something changed."""
+        pending = self._pending
+        if pending is None or not pending.done.is_set():
+            return False
+        self._pending = None
+        if pending.index != self.index:
+            return False
+        solution = self._accept(pending.result, pending.error)
+        if solution is not None:
+            self._start_animation(solution)
         return True
 
     def tick(self) -> None:
@@ -225,10 +260,18 @@ class PlaySession:
         self.message = "restarted (u undoes)"
 
     def _animate(self) -> None:
-        """Clear the board and start drawing the solver's solution."""
+        """Clear the board and start drawing the solver's solution (in the background: once it comes)."""
+        if self.background and self.needs_solver():
+            self._pending = _PendingSolve(self.solver, self.level.puzzle, self.index)
+            self.message = "solving... (any key stops waiting, q quits)"
+            return
         solution = self._solution()
         if solution is None:
             return
+        self._start_animation(solution)
+
+    def _start_animation(self, solution: Solution) -> None:
+        """Clear the board (undoably) and start drawing `solution`."""
         self._drop()
         self._push(self._copy(self.board))
         self.board.restart()
@@ -250,17 +293,24 @@ class PlaySession:
             try:
                 result = self.solver(self.level.puzzle)
             except FlowbotError as error:
-                self.message = f"the solver failed: {error}"
-                return None
-            if result.solution is None:
-                self.message = (
-                    "the solver finds no solution for this board"
-                    if result.status == "unsolvable"
-                    else "the solver ran out of time on this board"
-                )
-                return None
-            self._solutions[self.index] = result.solution
+                return self._accept(None, error)
+            return self._accept(result, None)
         return self._solutions[self.index]
+
+    def _accept(self, result: SolveResult | None, error: FlowbotError | None) -> Solution | None:
+        """Keep the solver's solution of the current level, or say why there is none."""
+        if error is not None or result is None:
+            self.message = f"the solver failed: {error}"
+            return None
+        if result.solution is None:
+            self.message = (
+                "the solver finds no solution for this board"
+                if result.status == "unsolvable"
+                else "the solver ran out of time on this board"
+            )
+            return None
+        self._solutions[self.index] = result.solution
+        return result.solution
 
     def _next(self) -> None:
         """Go to the next level, making one when the levels are generated."""
@@ -307,3 +357,25 @@ class PlaySession:
     def _copy(board: GameBoard) -> GameBoard:
         """A copy of the board's changing state that shares its frozen puzzle."""
         return copy.deepcopy(board, {id(board.puzzle): board.puzzle})
+
+
+class _PendingSolve:
+    """One level solved in a daemon thread: a quitting player never waits for it."""
+
+    def __init__(self, solver: Callable[[Puzzle], SolveResult], puzzle: Puzzle, index: int) -> None:
+        self.index = index
+        self.result: SolveResult | None = None
+        self.error: FlowbotError | None = None
+        self.done = threading.Event()
+        threading.Thread(
+            target=self._run, args=(solver, puzzle), name="flowbot-play-solve", daemon=True
+        ).start()
+
+    def _run(self, solver: Callable[[Puzzle], SolveResult], puzzle: Puzzle) -> None:
+        """Solve and note the answer (a FlowbotError is an answer too)."""
+        try:
+            self.result = solver(puzzle)
+        except FlowbotError as error:
+            self.error = error
+        finally:
+            self.done.set()

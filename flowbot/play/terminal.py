@@ -25,6 +25,8 @@ from flowbot.render import PLAIN
 
 # Wake up this often when idle, so a signal's handler runs soon even if no key comes.
 IDLE_MS = 200
+# While `a` waits for the background solver, look for its answer this often.
+SOLVING_POLL_MS = 50
 # How long ESC waits for the rest of an arrow key's sequence (curses' default is a slow 1 s).
 ESCAPE_DELAY_MS = 25
 
@@ -77,7 +79,10 @@ def _loop(screen: curses.window, session: PlaySession) -> None:
         if dirty:
             painter.show(session)
             dirty = False
-        if session.animation is None:
+        if session.solving:
+            next_tick = None
+            screen.timeout(SOLVING_POLL_MS)
+        elif session.animation is None:
             next_tick = None
             screen.timeout(IDLE_MS)
         else:
@@ -86,6 +91,8 @@ def _loop(screen: curses.window, session: PlaySession) -> None:
             next_tick = next_tick if next_tick is not None else now + session.animation.pace.seconds_per_tick
             screen.timeout(max(0, round((next_tick - now) * 1000)))
         code = screen.getch()
+        if session.poll():
+            dirty = True
         if code == -1:
             if next_tick is not None and time.monotonic() >= next_tick:
                 assert session.animation is not None
@@ -99,7 +106,7 @@ def _loop(screen: curses.window, session: PlaySession) -> None:
         name = escape_key(_escape_tail(screen)) if code == ESCAPE else key_name(code)
         if name is None:
             continue
-        if name == "a" and not session.animating and session.needs_solver():
+        if name == "a" and not session.background and not session.animating and session.needs_solver():
             # Solving a big board takes a moment: say so rather than look frozen.
             session.message = "solving..."
             painter.show(session)

@@ -33,7 +33,7 @@ class SolveResult:
 
 
 class _Deadline:
-    """A wall-clock limit that interrupts a running SAT call when it passes."""
+    """A wall-clock limit for a whole solve; each SAT call is interrupted when it passes."""
 
     def __init__(self, seconds: float | None) -> None:
         self.end = None if seconds is None else time.perf_counter() + seconds
@@ -386,19 +386,70 @@ class _Search:
         self.solver.add_clause([-var for var in used])
 
     def _run(self) -> bool:
-        """One SAT call that stops at the deadline by interrupting the solver."""
+        """One SAT call that stops at the deadline, or at Ctrl-C, by interrupting the solver."""
         remaining = self.deadline.remaining()
-        if remaining is None:
-            return self.solver.solve()
-        if remaining <= 0:
+        if remaining is not None and remaining <= 0:
             raise _TimedOut
-        timer = threading.Timer(remaining, self.solver.interrupt)
-        timer.start()
-        try:
-            satisfiable = self.solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
-            self.solver.clear_interrupt()
+        satisfiable = interruptible_call(self.solver, remaining)
         if satisfiable is None:
             raise _TimedOut
         return satisfiable
+
+
+# How often the waiting thread wakes while a SAT call runs: signal handlers run only between waits.
+_WAKE_SECONDS = 0.25
+
+
+def interruptible_call(solver, seconds: float | None) -> bool | None:
+    """`solver.solve_limited()` in a worker thread, interrupted after `seconds` (None: no limit).
+
+    The calling thread only waits, so Ctrl-C reaches it at once: the solver is interrupted, the worker
+    is waited for, and KeyboardInterrupt goes on up (pysat's own SIGINT handling, used by a plain
+    solve() on the main thread, raises its internal `pysolvers.error` instead). None when interrupted
+    at the deadline.
+    """
+    outcome: dict[str, object] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        """Run the SAT call and note its answer or error."""
+        try:
+            outcome["value"] = solver.solve_limited(expect_interrupt=True)
+        except BaseException as error:  # handed to the waiting thread, which raises it
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    end = None if seconds is None else time.perf_counter() + seconds
+    worker = threading.Thread(target=work, name="flowbot-sat", daemon=True)
+    try:
+        # start() waits for the thread and can itself be interrupted: it is inside the try too.
+        worker.start()
+        while not done.is_set():
+            wait = _WAKE_SECONDS if end is None else min(_WAKE_SECONDS, end - time.perf_counter())
+            if wait <= 0:
+                solver.interrupt()
+                done.wait()
+                break
+            done.wait(wait)
+    except BaseException:
+        # Ctrl-C (or any other exception) while waiting: the solver must stop before it is deleted,
+        # and the interrupt flag holds even for a call that has not begun yet.
+        _stop_worker(solver, worker)
+        raise
+    finally:
+        if done.is_set():
+            solver.clear_interrupt()
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
+
+
+def _stop_worker(solver, worker: threading.Thread) -> None:
+    """Interrupt the solver and wait for its thread to end, through further Ctrl-C presses too."""
+    solver.interrupt()
+    while worker.is_alive():
+        try:
+            worker.join()
+        except KeyboardInterrupt:
+            solver.interrupt()
