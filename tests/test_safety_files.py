@@ -242,13 +242,14 @@ def test_a_failed_scrape_leaves_no_pack_json(tmp_path):
         """A game loop on a screen that shows no board."""
 
         stop_requested = False
+        last_reason = "nothing like a board"
 
-        def wait_for_board(self, previous, first):
-            return None, None, 0.0, 0.0
+        def first_board(self):
+            return None
 
     folder = PackFolder.open(tmp_path / "pack", "mini", resume=False)
     summary = scrape(NoBoard(), folder, None, False, Progress(0, "test", enabled=False))
-    assert summary.saved == [] and summary.stopped == "no board on screen"
+    assert summary.saved == [] and summary.stopped == "no board on screen (nothing like a board)"
     assert not (tmp_path / "pack").exists()
 
 

@@ -16,6 +16,8 @@ log = logging.getLogger(__name__)
 TEXT_HEIGHT = 48
 # Words tesseract is less sure of than this are mostly noise from icons and edges.
 MIN_CONFIDENCE = 40
+# The margin put around a whole frame before reading it (words at its very edge read better).
+FRAME_PAD = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +111,7 @@ def read_words(frame: np.ndarray) -> list[Word]:
     height = frame.shape[0]
     # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.
     scale = 2.0 if height < 600 else 1.0
-    image = _prepared(frame, round(height * scale), pad=16, invert_dark=False)
+    image = _prepared(frame, round(height * scale), pad=FRAME_PAD, invert_dark=False)
     try:
         data = pytesseract.image_to_data(image, config="--psm 11", output_type=pytesseract.Output.DICT)
     except (pytesseract.TesseractError, OSError) as error:
@@ -123,8 +125,8 @@ def read_words(frame: np.ndarray) -> list[Word]:
         words.append(
             Word(
                 text.strip(),
-                round(data["left"][index] / scale),
-                round(data["top"][index] / scale),
+                round((data["left"][index] - FRAME_PAD) / scale),
+                round((data["top"][index] - FRAME_PAD) / scale),
                 round(data["width"][index] / scale),
                 round(data["height"][index] / scale),
                 confidence,
