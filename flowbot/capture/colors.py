@@ -25,6 +25,11 @@ SAMPLE_SIZE = 0.15
 # The outer ring, for dots with a white shape inside: 0.8 of a big dot's radius, sampled finely.
 OUTER_RADIUS = 0.31
 OUTER_SAMPLE_SIZE = 0.08
+# A glyph's white: every channel at least this bright, and channels this close together.
+WHITE_LEVEL = 200
+WHITE_SPREAD = 40
+# A ring washed with a glyph's white is at least this much greyer (Lab chroma) than the dot.
+WASHED_CHROMA = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +53,16 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     corners = [(dx * CORNER_OFFSET, dy * CORNER_OFFSET) for dx in (-1, 1) for dy in (-1, 1)]
     inner_bgr, inner_lab = _samples(frame, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
     outer_bgr, outer_lab = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
+    centre_bgr, _ = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, [(0.0, 0.0)])
     corner_lab = inner_lab[:, 8:]
     colour_bgr, colour_lab, flat = _ring_colour(inner_bgr[:, :8], inner_lab[:, :8])
     # A white shape inside a dot (colour-blind modes) can spoil the inner ring; the outer ring, just
-    # inside a big dot's edge, is clear of it. A dot whose inner ring is not flat is judged by it.
+    # inside a big dot's edge, is clear of it. It gives the colour where the inner ring is not flat,
+    # or where the dot's middle is white and the inner ring looks washed with white: lighter and
+    # greyer than the outer ring (a small dot's outer ring, on its edge, is darker instead).
     outer = _ring_colour(outer_bgr, outer_lab)
-    use_outer = ~flat & outer[2]
+    washed = (colour_lab[:, 0] > outer[1][:, 0]) & (_chroma(outer[1]) - _chroma(colour_lab) >= WASHED_CHROMA)
+    use_outer = outer[2] & (~flat | (_whitish(centre_bgr[:, 0]) & washed))
     colour_bgr = np.where(use_outer[:, None], outer[0], colour_bgr)
     colour_lab = np.where(use_outer[:, None], outer[1], colour_lab)
     flat = flat | use_outer
@@ -70,6 +79,17 @@ def _ring(radius: float) -> list[tuple[float, float]]:
     """Eight offsets (of a cell) on a circle around a cell's centre."""
     angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     return [(radius * np.cos(angle), radius * np.sin(angle)) for angle in angles]
+
+
+def _whitish(bgr: np.ndarray) -> np.ndarray:
+    """Per colour (..., 3) BGR: near white, bright and grey."""
+    bgr = bgr.astype(np.int16)
+    return (bgr.min(axis=-1) >= WHITE_LEVEL) & (bgr.max(axis=-1) - bgr.min(axis=-1) <= WHITE_SPREAD)
+
+
+def _chroma(lab: np.ndarray) -> np.ndarray:
+    """Per Lab colour (..., 3): how far from grey it is."""
+    return np.hypot(lab[..., 1], lab[..., 2])
 
 
 def _samples(frame, centres, size, box_share, offsets) -> tuple[np.ndarray, np.ndarray]:
