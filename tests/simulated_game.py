@@ -3,26 +3,37 @@ Pointer it plays with, so the live loop runs fast and without a display."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from flowbot.capture.screen import Frame, Region
 
 
 class SimulatedGame:
-    """Renders the game's state for `grab`, and turns pointer calls into the game's own input."""
+    """Renders the game's state for `grab`, and turns pointer calls into the game's own input.
 
-    def __init__(self, levels, size: tuple[int, int] = (540, 960)) -> None:
+    `variant` (flowbot.game.look.Variant) picks the look and behaviour, drawn by the same GameView as
+    the real window: no dialog (the next level loads by itself `delay` seconds of `clock` after a win),
+    the shifting board, the win banner, the text button, a small board at the top-left. A session of
+    one's own (a time trial's TrialSession) may be passed as `session`.
+    """
+
+    def __init__(self, levels, size: tuple[int, int] = (540, 960), variant=None, *, clock=time.monotonic,
+                 delay: float | None = None, session=None) -> None:  # fmt: skip
         import pygame  # drawing on a plain Surface needs no video driver, so none is set
 
-        from flowbot.game.controls import Controls
-        from flowbot.game.render import Renderer
         from flowbot.game.session import Session
+        from flowbot.game.view import NEXT_LEVEL_DELAY, GameView
 
         pygame.font.init()
         self.results: list = []
-        self.session = Session(levels, report=self.results.append)
-        self.controls = Controls(self.session)
-        self.renderer = Renderer()
+        # A session of one's own (e.g. a time trial) reports wherever it was told to.
+        self.session = session or Session(levels, report=self.results.append)
+        self.view = GameView(
+            self.session, variant, clock=clock, delay=NEXT_LEVEL_DELAY if delay is None else delay
+        )
+        self.controls = self.view.controls
         self.surface = pygame.Surface(size)
         self.bounds = Region(0, 0, *size)
         self.x = self.y = 0.0
@@ -30,12 +41,20 @@ class SimulatedGame:
         self.presses = 0
         self.layout = self._draw()
 
+    @property
+    def renderer(self):
+        """The view's renderer (tests may swap in one with another theme)."""
+        return self.view.renderer
+
+    @renderer.setter
+    def renderer(self, renderer) -> None:
+        self.view.renderer = renderer
+        self.layout = self._draw()
+
     def _draw(self):
-        """Draw the current state; the layout says where everything is for the next input."""
-        session = self.session
-        return self.renderer.draw(
-            self.surface, session.board, level=session.level, dialog=session.dialog(), back=session.index > 0
-        )
+        """Let a finished level move on if it does so by itself, then draw the current state."""
+        self.view.tick()
+        return self.view.draw(self.surface)
 
     def grab(self, region: Region | None = None) -> Frame:
         """What the screen shows now."""
@@ -51,16 +70,16 @@ class SimulatedGame:
     def move(self, x: float, y: float) -> None:
         """Pointer motion, with the button held or not."""
         self.x, self.y = x, y
-        self.controls.pointer_move(x, y, self.layout, held=self.held)
+        self.view.pointer_move(x, y, held=self.held)
 
     def down(self) -> None:
         """Button press where the pointer is."""
         self.presses += 1
         self.held = True
-        self.controls.pointer_down(self.x, self.y, self.layout)
+        self.view.pointer_down(self.x, self.y)
 
     def up(self) -> None:
-        """Button release; the game may now show its dialog."""
+        """Button release; the game may now show its dialog or banner."""
         self.held = False
-        self.controls.pointer_up()
+        self.view.pointer_up()
         self.layout = self._draw()

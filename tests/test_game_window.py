@@ -18,7 +18,7 @@ import pytest
 
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.errors import CaptureError
-from flowbot.game.layout import compute_layout
+from flowbot.game.layout import Dialog, compute_layout
 from flowbot.game.packs import levels_from
 from flowbot.game.session import Session
 from flowbot.solve.sat import solve
@@ -224,3 +224,87 @@ def test_closing_the_window_ends_the_game_cleanly(display, start):
     assert code == 0, err
     [record] = game.records()
     assert record["level"] == 1 and record["solved"] is False
+
+
+def test_every_new_look_at_once_draws_and_plays_in_a_real_window(display, start):
+    from flowbot.game.app import build_parser, variant_from
+
+    looks = ["--no-grid", "--theme", "light", "--glyphs", "--next-button", "text", "--win-banner", "--header"]
+    looks += ["--board-px", "200"]
+    levels = levels_from("5x5", None)
+    game = start("--pack", "5x5", *looks)
+    variant = variant_from(build_parser().parse_args([*looks, "--size", f"{WINDOW[0]}x{WINDOW[1]}"]))
+    theme, look = variant.theme, variant.look
+    layout = compute_layout(*WINDOW, levels[0].rows, levels[0].cols, look=look)
+    time.sleep(0.3)
+    frame = grab(display)  # the window sits at the screen's top-left (SDL_VIDEO_WINDOW_POS)
+    assert tuple(frame[WINDOW[1] - 5, WINDOW[0] - 5][::-1]) == theme.page_rgb
+    x, y = layout.geometry.center(levels[0].endpoints[0][0])
+    assert tuple(frame[round(y), round(x)][::-1]) == (255, 255, 255)  # the first colour's glyph, a circle
+    x, y = layout.geometry.xs[0] + 2, (layout.geometry.ys[0] + layout.geometry.ys[1]) / 2
+    assert tuple(frame[round(y), round(x)][::-1]) == theme.board_rgb  # the panel
+    solution = solve(levels[0]).solution
+    mouse = Mouse(display)
+    try:
+        for path in solution.paths:
+            mouse.move(*layout.geometry.center(path[0]))
+            mouse.press(True)
+            for cell in path[1:]:
+                mouse.move(*layout.geometry.center(cell))
+            mouse.press(False)
+        time.sleep(0.3)
+        session = Session(levels)
+        session.board.pipes = [list(path) for path in solution.paths]
+        won = compute_layout(*WINDOW, levels[0].rows, levels[0].cols, session.dialog(), look=look, won=True)
+        assert won.dialog is not None and won.dialog.button is not None
+        frame = grab(display)
+        button = won.dialog.button
+        assert tuple(frame[round(button.y) + 4, round(button.x) + 4][::-1]) == (225, 225, 225)
+        mouse.move(*button.center)
+        mouse.press(True)
+        mouse.press(False)
+        time.sleep(0.3)
+    finally:
+        mouse.close()
+    game.process.send_signal(signal.SIGINT)
+    code, _, err = game.finish()
+    assert code == 0, err
+    first, second = game.records()
+    assert first["level"] == 1 and first["solved"] is True
+    assert second["level"] == 2 and second["solved"] is False
+
+
+def test_a_time_trial_in_a_real_window_moves_on_at_once_and_ends(display, start):
+    from flowbot.game.render import DIALOG_FILL
+    from flowbot.game.trial import generated
+
+    make = generated(5, 5, seed=11)
+    first, second = make(0), make(1)
+    game = start("--time-trial", "3", "--board", "5x5", "--seed", "11")
+    read_screen(display, canonical(first.to_rows()))
+    layout = compute_layout(*WINDOW, 5, 5)
+    mouse = Mouse(display)
+    try:
+        started = time.monotonic()
+        for path in solve(first).solution.paths:
+            mouse.move(*layout.geometry.center(path[0]))
+            mouse.press(True)
+            for cell in path[1:]:
+                mouse.move(*layout.geometry.center(cell))
+            mouse.press(False)
+        reading = read_screen(display, canonical(second.to_rows()))
+        assert reading.puzzle.to_rows() == canonical(second.to_rows())
+        assert time.monotonic() - started < 2.5  # the next board came before the time was up
+        time.sleep(max(0.0, started + 3.5 - time.monotonic()))
+        end = Dialog("Time's up!", ("1 level solved", "in 3 seconds"))
+        box = compute_layout(*WINDOW, 5, 5, end).dialog.box
+        frame = grab(display)
+        assert tuple(frame[round(box.y + box.height - 10), round(box.x + 10)][::-1]) == DIALOG_FILL
+    finally:
+        mouse.close()
+    game.process.send_signal(signal.SIGINT)
+    code, _, err = game.finish()
+    assert code == 0, err
+    records = game.records()
+    assert [(record["level"], record["solved"]) for record in records] == [(1, True), (2, False)]
+    assert records[0]["puzzle"] == first.to_rows() and records[1]["puzzle"] == second.to_rows()

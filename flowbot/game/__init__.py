@@ -1,9 +1,11 @@
 """The bundled desktop Flow Free game that people play and flowbot's bot plays in tests.
 
 Modules: `board` (the rules), `session` (levels in order, results), `controls` (pointer and keys to
-actions), `layout` (where things sit in a window), `packs` (shipped packs, folders of puzzles),
-`render` (drawing with pygame) and `app` (the window and its command line). Only `render` and `app`
-use pygame, and they import it themselves; the rest is pure and loads without it.
+actions), `look` (themes and looks: colours, grid style, where the board and the win's controls go),
+`layout` (where things sit in a window), `packs` (shipped packs, folders of puzzles), `render`
+(drawing with pygame), `view` (one variant drawn and played, for the window and the test double) and
+`app` (the window and its command line). Only `render`, `view` and `app` use pygame; the rest is pure
+and loads without it.
 """
 
 import os

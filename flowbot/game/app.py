@@ -1,6 +1,10 @@
 """The game window: play levels with the mouse, write results, close cleanly on close, SIGTERM or SIGINT.
 
     .venv/bin/python -m flowbot.game [--pack NAME | --folder DIR] [--results FILE] [--size WxH]
+    .venv/bin/python -m flowbot.game --time-trial SECONDS --board RxC [--seed S]
+
+Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
+--win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 """
@@ -12,25 +16,26 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from flowbot.argtypes import positive_int
+from flowbot.argtypes import positive_float, positive_int
 from flowbot.display import DisplayError
 from flowbot.errors import FlowbotError, UsageError
-from flowbot.game.controls import Controls
-from flowbot.game.layout import Layout
+from flowbot.game.look import DARK_LINES, LIGHT_LINES, NEXT_BUTTONS, THEMES, Look, Theme, Variant
 from flowbot.game.packs import levels_from, list_packs
-from flowbot.game.render import Theme
 from flowbot.game.session import ResultsFile, Session
+from flowbot.game.trial import LevelMaker, TrialSession, TrialSpec, generated, trial_spec
 from flowbot.model import Puzzle
 from flowbot.palette import PALETTES
 
 READY = "game ready"
 HIDDEN_DRIVERS = ("offscreen", "dummy")
-NEXT_LEVEL_DELAY = 0.4  # seconds a finished level stays up when there is no dialog
+MAX_SIDE = 8192  # pixels a window side may have
+MAX_PIXELS = 40_000_000  # pixels a window may have (8K is 33 million)
+MIN_BOARD_PX = 60
+
+__all__ = ["READY", "Variant", "build_parser", "main", "run_game", "variant_from"]
 
 
 class _StopRequest:
@@ -44,43 +49,46 @@ class _StopRequest:
         self.requested = True
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """Ways other Flow games differ, for testing the bot on games it was not written for."""
-
-    theme: Theme = field(default_factory=Theme)
-    dialog: bool = True  # False: the next level loads by itself once a level is complete
-    shift: bool = False  # the board moves on screen from one level to the next
-    sample_per_frame: bool = False  # read the pointer once per frame instead of every queued event
-
-
 def run_game(
     *,
-    levels: list[Puzzle],
+    levels: list[Puzzle] | None = None,
     results: str | None = None,
     size: tuple[int, int] = (540, 960),
     fps: int = 60,
     interpolate: bool = False,
     title: str = "flowbot game",
     variant: Variant | None = None,
+    trial: TrialSpec | None = None,
 ) -> int:
-    """Open a window and play the levels in order until it is closed; returns the exit status 0.
+    """Open a window and play the levels in order (or a time trial) until it is closed; returns 0.
 
     The levels loop: the last one's dialog says "pack complete" and its button goes back to level 1.
     With `results`, one JSON line is appended per level shown, when it is left (next, previous,
-    skip, close or signal).
+    skip, close, signal, or the trial's time running out).
     """
-    sink = ResultsFile(results) if results is not None else None
-    session = Session(levels, report=None if sink is None else sink.write, interpolate=interpolate)
-    stop = _StopRequest()
-    # Installed before SDL starts: SDL keeps a handler it finds rather than putting in its own.
-    previous = _install_handlers(stop)
+    variant = variant or Variant()
+    # The trial's first level is made before anything opens, so a bad size fails first.
+    maker = None if trial is None else LevelMaker(generated(trial.rows, trial.cols, trial.seed))
     try:
-        _play(session, stop, size, fps, title, variant or Variant())
+        sink = ResultsFile(results) if results is not None else None
+        report = None if sink is None else sink.write
+        session: Session
+        if maker is not None and trial is not None:
+            session = TrialSession(maker, trial.seconds, report=report, interpolate=interpolate)
+        else:
+            session = Session(levels or [], report=report, interpolate=interpolate)
+        stop = _StopRequest()
+        # Installed before SDL starts: SDL keeps a handler it finds rather than putting in its own.
+        previous = _install_handlers(stop)
+        try:
+            _play(session, stop, size, fps, title, variant)
+        finally:
+            if sink is not None:
+                sink.close()
+            _restore_handlers(previous)
     finally:
-        if sink is not None:
-            sink.close()
-        _restore_handlers(previous)
+        if maker is not None:
+            maker.close()
     return 0
 
 
@@ -90,7 +98,7 @@ def _play(
     """The frame loop: input (every queued event, or one sample a frame), then a frame drawn and shown."""
     import pygame
 
-    from flowbot.game.render import Renderer
+    from flowbot.game.view import GameView
 
     shown = False
     try:
@@ -104,42 +112,17 @@ def _play(
         if pygame.display.get_driver() in HIDDEN_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
             raise DisplayError("no display to open the game window on (set DISPLAY, or run it under Xvfb)")
         pygame.display.set_caption(title)
-        renderer = Renderer(variant.theme)
-        controls = Controls(session)
+        view = GameView(session, variant)
         clock = pygame.time.Clock()
-        completed_at: float | None = None
         held = False
 
-        def offset() -> tuple[int, int]:
-            """Where the frame sits in the window: moved a little per level in the shifting variant."""
-            if not variant.shift:
-                return 0, 0
-            width, height = screen.get_size()
-            step = session.level % 5 - 2
-            return step * width // 30, -step * height // 40
-
-        def draw() -> Layout:
-            """Draw the session's current state and show it; the layout maps the next events."""
+        def draw() -> None:
+            """Draw the session's current state and show it; the view keeps the layout for the next events."""
             # The display surface, asked for each frame: a resized window has a new one.
-            surface = pygame.display.get_surface() or screen
-            dialog = session.dialog() if variant.dialog else None
-            back = session.index > 0
-            if not variant.shift:
-                drawn = renderer.draw(surface, session.board, level=session.level, dialog=dialog, back=back)
-            else:
-                canvas = pygame.Surface(surface.get_size())
-                drawn = renderer.draw(canvas, session.board, level=session.level, dialog=dialog, back=back)
-                surface.fill((0, 0, 0))
-                surface.blit(canvas, offset())
+            view.draw(pygame.display.get_surface() or screen)
             pygame.display.flip()
-            return drawn
 
-        def local(x: int, y: int) -> tuple[int, int]:
-            """A window pixel in the drawn frame's own pixels."""
-            dx, dy = offset()
-            return x - dx, y - dy
-
-        layout = draw()
+        draw()
         shown = True
         session.restart_clock()
         print(READY, flush=True)
@@ -147,40 +130,32 @@ def _play(
             # Every event in order: a stroke is only right if no motion between two cells is lost.
             for event in pygame.event.get():
                 closing = event.type == pygame.QUIT
-                if event.type == pygame.KEYDOWN and not controls.key(pygame.key.name(event.key)):
+                if event.type == pygame.KEYDOWN and not view.controls.key(pygame.key.name(event.key)):
                     closing = True  # a key that quits (Esc, q)
                 if closing:
                     stop.requested = True
                 elif variant.sample_per_frame:
                     continue  # the pointer is read once below, as games that poll it do
                 elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    controls.pointer_down(*local(*event.pos), layout)
+                    view.pointer_down(*event.pos)
                 elif event.type == pygame.MOUSEMOTION:
-                    controls.pointer_move(*local(*event.pos), layout, held=bool(event.buttons[0]))
+                    view.pointer_move(*event.pos, held=bool(event.buttons[0]))
                 elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-                    controls.pointer_up()
+                    view.pointer_up()
             if variant.sample_per_frame:
                 pressed = pygame.mouse.get_pressed()[0]
-                x, y = local(*pygame.mouse.get_pos())
+                x, y = pygame.mouse.get_pos()
                 if pressed and not held:
-                    controls.pointer_down(x, y, layout)
+                    view.pointer_down(x, y)
                 elif pressed:
-                    controls.pointer_move(x, y, layout, held=True)
+                    view.pointer_move(x, y, held=True)
                 elif held:
-                    controls.pointer_up()
+                    view.pointer_up()
                 held = pressed
             if stop.requested:
                 break
-            if not variant.dialog:
-                # No dialog: a finished level stays a moment, then the next one loads by itself.
-                if session.board.complete and not session.board.drawing:
-                    completed_at = completed_at or time.monotonic()
-                    if time.monotonic() - completed_at > NEXT_LEVEL_DELAY:
-                        session.next()
-                        completed_at = None
-                else:
-                    completed_at = None
-            layout = draw()
+            view.tick()
+            draw()
             clock.tick(fps)
     finally:
         if shown:  # a level counts as shown once its first frame was on screen
@@ -213,6 +188,10 @@ def _window_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"not a size WxH: {text!r}") from None
     if min(size) < 100:
         raise argparse.ArgumentTypeError(f"window {text} is too small (at least 100x100)")
+    if max(size) > MAX_SIDE or size[0] * size[1] > MAX_PIXELS:
+        raise argparse.ArgumentTypeError(
+            f"window {text} is too large (at most {MAX_SIDE} pixels a side and {MAX_PIXELS:,} in all)"
+        )
     return size
 
 
@@ -228,9 +207,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fps", type=positive_int, default=60, help="frames per second (default 60)")
     parser.add_argument("--interpolate", action="store_true", help="fill straight pointer jumps cell by cell")
     parser.add_argument("--title", default="flowbot game", help="window title")
+    trial = parser.add_argument_group("time trial (fresh generated levels against the clock)")
+    trial.add_argument(
+        "--time-trial",
+        type=positive_float,
+        metavar="SECONDS",
+        help="play generated levels until the time is up (the clock starts at the first press)",
+    )
+    trial.add_argument("--board", metavar="RxC", help="the trial's board size, rows x columns, e.g. 5x5")
+    trial.add_argument("--seed", type=int, help="the trial's levels from this seed (default: a fresh one)")
     looks = parser.add_argument_group("variants (imitate other Flow games)")
     looks.add_argument(
-        "--line-color", type=_rgb, default=Theme().line_rgb, metavar="R,G,B", help="grid line colour"
+        "--line-color", type=_rgb, metavar="R,G,B", help="grid line colour (default: the theme's)"
     )
     looks.add_argument("--tiles", action="store_true", help="no grid lines: cells drawn as tiles with gaps")
     looks.add_argument(
@@ -243,6 +231,30 @@ def build_parser() -> argparse.ArgumentParser:
     looks.add_argument("--shift", action="store_true", help="the board moves on screen after each level")
     looks.add_argument(
         "--sample-per-frame", action="store_true", help="read the pointer once per frame, not every event"
+    )
+    looks.add_argument(
+        "--no-grid",
+        action="store_true",
+        help="no lines or tiles: one rounded panel, a faint dot per empty cell",
+    )
+    looks.add_argument(
+        "--theme", choices=THEMES, default="dark", help="dark (default) or light page and board"
+    )
+    looks.add_argument("--glyphs", action="store_true", help="a white shape inside each dot, one per colour")
+    looks.add_argument(
+        "--next-button",
+        choices=NEXT_BUTTONS,
+        default="flow",
+        help="after a win: Flow's dialog over the board (flow), or a plain grey button mid-window (text)",
+    )
+    looks.add_argument(
+        "--win-banner", action="store_true", help='"You won!" above the board on a win, pushing it down'
+    )
+    looks.add_argument(
+        "--header", action="store_true", help="the level's title just above the board (level, size, flows)"
+    )
+    looks.add_argument(
+        "--board-px", type=int, metavar="N", help="the board N pixels wide at the window's top-left"
     )
     return parser
 
@@ -264,8 +276,38 @@ def variant_from(args: argparse.Namespace) -> Variant:
     # could tell them apart.
     if not 0.3 <= args.dot_size <= 0.48:
         raise UsageError(f"--dot-size {args.dot_size}: dots are 0.3 to 0.48 of a cell in radius")
-    theme = Theme(line_rgb=args.line_color, tiles=args.tiles, palette=args.palette, dot_radius=args.dot_size)
-    return Variant(theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame)
+    light = args.theme == "light"
+    if args.board_px is not None and not MIN_BOARD_PX <= args.board_px <= args.size[0]:
+        raise UsageError(
+            f"--board-px {args.board_px}: the board must be {MIN_BOARD_PX} to {args.size[0]} pixels wide"
+            " (the window's width)"
+        )
+    theme = Theme(
+        line_rgb=args.line_color or (LIGHT_LINES if light else DARK_LINES),
+        tiles=args.tiles,
+        palette=args.palette,
+        dot_radius=args.dot_size,
+        light=light,
+        grid=not args.no_grid,
+        glyphs=args.glyphs,
+    )
+    look = Look(
+        board_px=args.board_px, header=args.header, win_banner=args.win_banner, next_button=args.next_button
+    )
+    return Variant(
+        theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame, look=look
+    )
+
+
+def trial_from(args: argparse.Namespace) -> TrialSpec | None:
+    """The time trial the command line asks for, or None; its options alone, or with a pack, are errors."""
+    if args.time_trial is None:
+        if args.board is not None or args.seed is not None:
+            raise UsageError("--board and --seed are for a time trial: add --time-trial SECONDS")
+        return None
+    if args.pack is not None or args.folder is not None:
+        raise UsageError("a time trial plays generated levels: leave out --pack and --folder")
+    return trial_spec(args.time_trial, args.board, args.seed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -275,8 +317,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.list_packs:
             print("\n".join(list_packs()))
             return 0
-        levels = levels_from(args.pack, args.folder)
+        trial = trial_from(args)
+        levels = None if trial is not None else levels_from(args.pack, args.folder)
         return run_game(
+            trial=trial,
             levels=levels,
             results=args.results,
             size=args.size,

@@ -20,13 +20,16 @@ KEY_ACTIONS = {
 class Controls:
     """Routes input to the session: the dialog's button, the bottom buttons, then the board's cells."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, dialog: bool = True) -> None:
         self.session = session
+        self.dialog = dialog  # False: no dialog ever shows, so nothing covers a completed board
 
     def pointer_down(self, x: float, y: float, layout: Layout) -> None:
         """A press of the main button at a pixel of the window drawn with `layout`."""
         session = self.session
-        dialog = session.dialog()
+        if session.closed:
+            return
+        dialog = session.dialog() if self.dialog else None
         placed = layout.dialog
         button = None if dialog is None or dialog.button is None or placed is None else placed.button
         if button is not None and button.contains(x, y):
@@ -38,12 +41,15 @@ class Controls:
             return
         # A dialog covers the board: presses under it do nothing, as in the game.
         if dialog is None:
-            session.board.press(layout.geometry.cell_at(x, y))
+            cell = layout.geometry.cell_at(x, y)
+            if cell is not None:
+                session.touch()
+            session.board.press(cell)
 
     def pointer_move(self, x: float, y: float, layout: Layout, *, held: bool = True) -> None:
         """The pointer moved to a pixel; with the button held it draws, without it any stroke ends."""
         board = self.session.board
-        if board.drawing is None:
+        if board.drawing is None or self.session.closed:
             return
         if not held:  # the release happened where we could not see it (outside the window)
             board.release()
@@ -59,7 +65,7 @@ class Controls:
         action = KEY_ACTIONS.get(name)
         if action == "quit":
             return False
-        if action is not None:
+        if action is not None and not self.session.closed:
             self.act(action)
         return True
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from flowbot.game.look import Look
 from flowbot.model import Geometry
 
 # Sizes below are for a 540x960 portrait window and scale with the window (the smaller ratio wins).
@@ -19,6 +20,12 @@ DIALOG_WIDTH = 0.8  # of the window width, at most DIALOG_MAX_WIDTH reference pi
 DIALOG_MAX_WIDTH = 560
 MIN_DIALOG_HEIGHT = 0.55  # of the dialog's width
 MIN_CELL = 4
+# The "You won!" banner pushes the board down by this share of a cell, and at least BANNER_BAND.
+BANNER_SHARE = 0.6
+BANNER_BAND = 44
+HEADER_SHARE = 0.5  # the header's band above the board, of a cell
+SMALL_MARGIN = 12  # around a board placed at the top-left (--board-px)
+TEXT_BUTTON = (180, 52)  # the plain push button, reference pixels
 
 BOTTOM_BUTTONS = ("previous", "restart", "next")
 
@@ -73,6 +80,7 @@ class DialogLayout:
     title: Box
     line_ys: tuple[float, ...]
     button: Box | None
+    style: str = "flow"  # "text": a plain push button centred on the window, its title a line above it
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +95,10 @@ class Layout:
     hud: Box
     buttons: tuple[RoundButton, ...]
     dialog: DialogLayout | None
+    banner: Box | None = None  # where "You won!" is written, when it shows
+    header: Box | None = None  # the band just above the board for the level's header line
+    title_shown: bool = True  # the level's name in the top band (not with a board at the top-left)
+    hud_shown: bool = True  # the flows/moves/pipe line (not with a header or a board at the top-left)
 
     @property
     def cell(self) -> float:
@@ -102,18 +114,49 @@ class Layout:
         return next((button.name for button in self.buttons if button.contains(x, y)), None)
 
 
-def compute_layout(width: int, height: int, rows: int, cols: int, dialog: Dialog | None = None) -> Layout:
-    """Lay out a rows x cols board in a width x height window: square cells as large as fit."""
+def compute_layout(
+    width: int,
+    height: int,
+    rows: int,
+    cols: int,
+    dialog: Dialog | None = None,
+    *,
+    look: Look | None = None,
+    won: bool = False,
+) -> Layout:
+    """Lay out a rows x cols board in a width x height window: square cells as large as fit.
+
+    `look` says where the board goes; `won` (with a win banner) pushes the board down under it.
+    """
     if width < 1 or height < 1:
         raise ValueError(f"window size {width}x{height} has no pixels")
+    look = look or Look()
     scale = min(width / REFERENCE[0], height / REFERENCE[1])
-    margin = MARGIN * width
-    top = (TITLE_BAND + HUD_BAND) * scale
     bottom = height - BOTTOM_BAND * scale
-    # Whole pixels per cell keep every grid line crisp and every cell the same size.
-    cell = max(MIN_CELL, math.floor(min((width - 2 * margin) / cols, (bottom - top) / rows)))
-    left = (width - cell * cols) // 2
-    upper = round(top + max(0.0, (bottom - top) - cell * rows) / 2)
+    if look.board_px is None:
+        margin = MARGIN * width
+        top = (TITLE_BAND + HUD_BAND) * scale
+        band = HUD_BAND * scale  # the HUD or header line just above the board, moving with it
+        fit = bottom - top
+        if look.win_banner:
+            fit = min(fit - BANNER_BAND * scale, (fit - 1) * rows / (rows + BANNER_SHARE))
+        # Whole pixels per cell keep every grid line crisp and every cell the same size.
+        cell = max(MIN_CELL, math.floor(min((width - 2 * margin) / cols, fit / rows)))
+        push = _push(cell, scale) if look.win_banner else 0
+        left = (width - cell * cols) // 2
+        resting = round(top + max(0.0, (bottom - top) - push - cell * rows) / 2)
+    else:
+        margin = SMALL_MARGIN * scale
+        cell = max(MIN_CELL, look.board_px // cols)
+        while True:  # as wide as asked, unless the board would reach the bottom buttons
+            band = math.ceil(HEADER_SHARE * cell) if look.header else 0
+            push = _push(cell, scale) if look.win_banner else 0
+            if cell <= MIN_CELL or margin + band + push + rows * cell <= bottom - margin:
+                break
+            cell -= 1
+        left = round(margin)
+        resting = round(margin + band)
+    upper = resting + (push if won and look.win_banner else 0)
     geometry = Geometry(
         tuple(float(left + col * cell) for col in range(cols + 1)),
         tuple(float(upper + row * cell) for row in range(rows + 1)),
@@ -121,13 +164,51 @@ def compute_layout(width: int, height: int, rows: int, cols: int, dialog: Dialog
     # The HUD spans the board, or a readable width when the board is narrow.
     hud_width = min(width - 2 * margin, max(cell * cols, 420 * scale))
     hud = Box((width - hud_width) / 2, upper - HUD_BAND * scale, hud_width, HUD_BAND * scale)
+    header = Box(left, upper - band, cell * cols, band) if look.header else None
+    banner = None
+    if look.win_banner and won:
+        banner = Box(left, resting - band, cell * cols, push)
     button_y = height - (BOTTOM_BAND / 2) * scale
     buttons = tuple(
         RoundButton(name, width / 2 + (index - 1) * BUTTON_GAP * scale, button_y, BUTTON_RADIUS * scale)
         for index, name in enumerate(BOTTOM_BUTTONS)
     )
-    placed = None if dialog is None else _dialog_layout(width, height, scale, geometry, dialog)
-    return Layout(width, height, scale, geometry, TITLE_BAND * scale / 2, hud, buttons, placed)
+    placed = None
+    if dialog is not None and dialog.button is not None and look.next_button == "text":
+        placed = _text_dialog_layout(width, height, scale)
+    elif dialog is not None:
+        placed = _dialog_layout(width, height, scale, geometry, dialog)
+    at_top = look.board_px is not None
+    return Layout(
+        width,
+        height,
+        scale,
+        geometry,
+        TITLE_BAND * scale / 2,
+        hud,
+        buttons,
+        placed,
+        banner=banner,
+        header=header,
+        title_shown=not at_top,
+        hud_shown=not at_top and not look.header,
+    )
+
+
+def _push(cell: int, scale: float) -> int:
+    """How far the win banner pushes the board down: more than half a cell, and room for its words."""
+    return max(math.ceil(BANNER_SHARE * cell), round(BANNER_BAND * scale))
+
+
+def _text_dialog_layout(width: int, height: int, scale: float) -> DialogLayout:
+    """A plain push button centred on the window, with a short line of text just above it."""
+    button_width, button_height = TEXT_BUTTON[0] * scale, TEXT_BUTTON[1] * scale
+    line = 36 * scale
+    x, y = (width - button_width) / 2, (height - button_height) / 2
+    button = Box(x, y, button_width, button_height)
+    title = Box(x - button_width / 2, y - line - 8 * scale, 2 * button_width, line)
+    box = Box(title.x, title.y, title.width, y + button_height - title.y)
+    return DialogLayout(box, title, (), button, style="text")
 
 
 def _dialog_layout(width: int, height: int, scale: float, geometry: Geometry, dialog: Dialog) -> DialogLayout:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
@@ -11,10 +10,9 @@ import pygame
 
 from flowbot.game.board import GameBoard
 from flowbot.game.layout import Box, Dialog, Layout, RoundButton, compute_layout
-from flowbot.model import PALETTE
-from flowbot.palette import PALETTES
+from flowbot.game.look import DOT_RADIUS, RGB, TINT, Look, Theme
 
-RGB = tuple[int, int, int]
+__all__ = ["DOT_RADIUS", "TINT", "Look", "Renderer", "Theme", "surface_to_bgr"]
 
 BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
@@ -23,13 +21,19 @@ DIALOG_FILL: RGB = (25, 25, 25)
 LINE_WIDTH = 2  # grid lines and the board outline, in pixels at every window size
 DIALOG_BORDER = 3
 BUTTON_BORDER = 3
-DOT_RADIUS = 0.35  # of a cell: the reader expects dots 0.7 of a cell across
 PIPE_WIDTH = 1 / 3  # of a cell
-# Cells under a pipe take its colour at 1/TINT brightness: at most 51 of 255, darker than any dot
-# the reader accepts (70), so a tinted cell is never read as an endpoint.
-TINT = 5
-TILE: RGB = (45, 45, 45)  # a cell drawn as a tile, in the tiles variant
-TILE_GAP = 2  # pixels of black between neighbouring tiles
+TILE: RGB = Theme().tile_rgb  # a cell drawn as a tile, in the tiles variant (dark page)
+TILE_GAP = 2  # pixels of page between neighbouring tiles
+PANEL_PAD = 0.12  # of a cell: the no-grid panel reaches this far past the outer cells
+PANEL_CORNER = 0.3  # of a cell: the panel's corner radius
+MARKER_RADIUS = 0.05  # of a cell, at least 1.5 and at most 5 pixels: a faint dot on an empty cell
+GLYPH_SIZE = 0.5  # a glyph's radius, of the dot's radius
+GLYPHS = ("circle", "triangle", "square", "star", "diamond", "plus", "hexagon", "cross")
+PLAIN_FILL: RGB = (225, 225, 225)  # the text-style push button
+PLAIN_BORDER: RGB = (128, 128, 128)
+PLAIN_LABEL: RGB = (20, 20, 20)
+NEXT_LABEL = "Next Level"
+WON = "You won!"
 
 # Font heights in reference pixels (540x960 window); pygame's default font draws a little smaller.
 TITLE_FONT = 54
@@ -38,34 +42,26 @@ HUD_FONT = 28
 DIALOG_TITLE_FONT = 44
 DIALOG_TEXT_FONT = 32
 BUTTON_FONT = 36
-
-
-@dataclass(frozen=True, slots=True)
-class Theme:
-    """How a game draws: its grid lines (or tiles instead of lines), palette, dot size and title colour.
-
-    The variants imitate other Flow games, so the bot is tested on looks it was not written for.
-    """
-
-    line_rgb: RGB = (70, 110, 70)
-    title_rgb: RGB = (60, 200, 60)
-    tiles: bool = False  # no grid lines: each cell a dark tile, with black gaps between
-    palette: str = "current"  # a palette of flowbot.palette.PALETTES
-    dot_radius: float = DOT_RADIUS  # of a cell
-
-    def rgb(self, puzzle, color: int) -> RGB:
-        """A colour of the puzzle in this theme's palette (by its name, else by its rank)."""
-        name = puzzle.colors[color].name
-        index = PALETTE.index(name) if name in PALETTE else color % len(PALETTE)
-        return PALETTES[self.palette][index]
+PLAIN_FONT = 30
+BANNER_FONT = 44
+STATUS_FONT = 28
 
 
 class Renderer:
-    """Draws frames of the game; keeps the fonts it has loaded, one per pixel size."""
+    """Draws frames of the game in a theme and a look; keeps the fonts it has loaded, one per pixel size."""
 
-    def __init__(self, theme: Theme | None = None) -> None:
+    def __init__(self, theme: Theme | None = None, look: Look | None = None) -> None:
         self.theme = theme or Theme()
+        self.look = look or Look()
         self._fonts: dict[int, pygame.font.Font] = {}
+
+    def layout(
+        self, surface: pygame.Surface, board: GameBoard, dialog: Dialog | None = None, *, won: bool = False
+    ) -> Layout:
+        """Where everything goes on this surface for this board (what `draw` uses)."""
+        puzzle = board.puzzle
+        width, height = surface.get_size()
+        return compute_layout(width, height, puzzle.rows, puzzle.cols, dialog, look=self.look, won=won)
 
     def draw(
         self,
@@ -75,45 +71,84 @@ class Renderer:
         level: int,
         dialog: Dialog | None = None,
         back: bool = True,
+        won: bool = False,
+        status: str | None = None,
     ) -> Layout:
-        """Draw the whole window for a board and return the layout used (the pixel map for the pointer)."""
+        """Draw the whole window for a board and return the layout used (the pixel map for the pointer).
+
+        `won` shows the win banner (with a look that has one) and moves the board under it; `status`
+        is a line at the window's top right (a time trial's clock).
+        """
         puzzle = board.puzzle
-        layout = compute_layout(surface.get_width(), surface.get_height(), puzzle.rows, puzzle.cols, dialog)
-        surface.fill(BLACK)
-        self._title(surface, layout, level, f"{puzzle.cols}x{puzzle.rows}")
-        self._hud(surface, layout, board)
+        layout = self.layout(surface, board, dialog, won=won)
+        surface.fill(self.theme.page_rgb)
+        if layout.title_shown:
+            self._title(surface, layout, level, f"{puzzle.cols}x{puzzle.rows}")
+        if layout.hud_shown:
+            self._hud(surface, layout, board)
+        if layout.header is not None:
+            self._header(surface, layout, board, level)
+        if layout.banner is not None:
+            self._banner(surface, layout)
+        if status is not None:
+            self._status(surface, layout, status)
+        self._background(surface, layout, board)
         self._tints(surface, layout, board)
         self._grid(surface, layout, board)
         self._pipes(surface, layout, board)
         self._dots(surface, layout, board)
         for button in layout.buttons:
             self._button(surface, layout, button, enabled=back or button.name != "previous")
-        if dialog is not None:
+        if dialog is not None and layout.dialog is not None and layout.dialog.style == "text":
+            self._plain_dialog(surface, layout)
+        elif dialog is not None:
             self._dialog(surface, layout, dialog)
         return layout
 
     # --- the board ---------------------------------------------------------------------------------
 
+    def _background(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
+        """The board's own ground: a rounded panel without a grid, the board's colour on a light page."""
+        theme = self.theme
+        xs, ys = layout.geometry.xs, layout.geometry.ys
+        if not theme.grid:
+            pad = _panel_pad(layout.cell)
+            panel = pygame.Rect(
+                int(xs[0]) - pad,
+                int(ys[0]) - pad,
+                int(xs[-1] - xs[0]) + 2 * pad,
+                int(ys[-1] - ys[0]) + 2 * pad,
+            )
+            pygame.draw.rect(surface, theme.board_rgb, panel, border_radius=round(PANEL_CORNER * layout.cell))
+        elif theme.board_rgb != theme.page_rgb and not theme.tiles:
+            for row, col in board.puzzle.cells():
+                left, top = int(xs[col]), int(ys[row])
+                surface.fill(
+                    theme.board_rgb, pygame.Rect(left, top, int(xs[col + 1]) - left, int(ys[row + 1]) - top)
+                )
+
     def _tints(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
-        """Fill the cells under each pipe with its colour, darkened, as the game does."""
+        """Fill the cells under each pipe with a shade of its colour, as the game does."""
         geometry = layout.geometry
         for color, pipe in enumerate(board.pipes):
             if len(pipe) < 2:
                 continue
-            red, green, blue = self.theme.rgb(board.puzzle, color)
-            tint = (red // TINT, green // TINT, blue // TINT)
+            tint = self.theme.tint(self.theme.rgb(board.puzzle, color))
             for row, col in pipe:
                 x, y = geometry.xs[col], geometry.ys[row]
                 surface.fill(tint, pygame.Rect(x, y, geometry.xs[col + 1] - x, geometry.ys[row + 1] - y))
 
     def _grid(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw the four edges of every board cell; holes get none of their own, so only the outline shows."""
-        xs, ys = layout.geometry.xs, layout.geometry.ys
-        color = self.theme.line_rgb
-        half = LINE_WIDTH // 2
+        if not self.theme.grid:
+            self._markers(surface, layout, board)
+            return
         if self.theme.tiles:
             self._tiles(surface, layout, board)
             return
+        xs, ys = layout.geometry.xs, layout.geometry.ys
+        color = self.theme.line_rgb
+        half = LINE_WIDTH // 2
         for row, col in board.puzzle.cells():
             left, right, top, bottom = int(xs[col]), int(xs[col + 1]), int(ys[row]), int(ys[row + 1])
             span_x = right - left + LINE_WIDTH
@@ -124,7 +159,7 @@ class Renderer:
                 surface.fill(color, pygame.Rect(x - half, top - half, LINE_WIDTH, span_y))
 
     def _tiles(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
-        """Cells as tiles with black gaps, no lines; a tinted cell keeps its tint."""
+        """Cells as tiles with gaps of the page between, no lines; a tinted cell keeps its tint."""
         xs, ys = layout.geometry.xs, layout.geometry.ys
         tinted = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
         for row, col in board.puzzle.cells():
@@ -132,7 +167,16 @@ class Renderer:
                 continue
             left, top = int(xs[col]) + TILE_GAP, int(ys[row]) + TILE_GAP
             width, height = int(xs[col + 1]) - left - TILE_GAP, int(ys[row + 1]) - top - TILE_GAP
-            surface.fill(TILE, pygame.Rect(left, top, width, height))
+            surface.fill(self.theme.tile_rgb, pygame.Rect(left, top, width, height))
+
+    def _markers(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
+        """A small faint dot in every empty cell of a panel without a grid (none under pipes or on dots)."""
+        taken = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
+        taken |= {cell for pair in board.puzzle.endpoints for cell in pair}
+        radius = min(5.0, max(1.5, MARKER_RADIUS * layout.cell))
+        for cell in board.puzzle.cells():
+            if cell not in taken:
+                pygame.draw.aacircle(surface, self.theme.marker_rgb, layout.geometry.center(cell), radius)
 
     def _pipes(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw each pipe a third of a cell wide, with round joints at every cell it passes."""
@@ -152,19 +196,23 @@ class Renderer:
                     pygame.draw.aacircle(surface, rgb, (x, y), width / 2)
 
     def _dots(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
-        """Draw every endpoint as a filled, antialiased disc 0.7 of a cell across."""
+        """Draw every endpoint as a filled, antialiased disc 0.7 of a cell across, with its glyph if asked."""
         radius = self.theme.dot_radius * layout.cell
         for color, pair in enumerate(board.puzzle.endpoints):
             rgb = self.theme.rgb(board.puzzle, color)
             for cell in pair:
-                pygame.draw.aacircle(surface, rgb, layout.geometry.center(cell), radius)
+                centre = layout.geometry.center(cell)
+                pygame.draw.aacircle(surface, rgb, centre, radius)
+                if self.theme.glyphs:
+                    ink = BLACK if min(rgb) > 200 else WHITE  # white on a white dot would not show
+                    _glyph(surface, GLYPHS[color % len(GLYPHS)], centre, GLYPH_SIZE * radius, ink)
 
     # --- text and controls -------------------------------------------------------------------------
 
     def _title(self, surface: pygame.Surface, layout: Layout, level: int, size: str) -> None:
         """'level N' in the pack's colour and the board size smaller after it, centred at the top."""
-        name = self._font(layout.px(TITLE_FONT)).render(f"level {level}", True, self.theme.title_rgb)
-        small = self._font(layout.px(SIZE_FONT)).render(size, True, WHITE)
+        name = self._font(layout.px(TITLE_FONT)).render(f"level {level}", True, self.theme.heading_rgb)
+        small = self._font(layout.px(SIZE_FONT)).render(size, True, self.theme.text_rgb)
         gap = layout.px(14)
         left = (layout.width - name.get_width() - gap - small.get_width()) / 2
         surface.blit(name, name.get_rect(midleft=(left, layout.title_y)))
@@ -181,12 +229,50 @@ class Renderer:
             (f"pipe: {board.pipe_percent}%", "midright", hud.x + hud.width),
         )
         for text, anchor, x in parts:
-            image = font.render(text, True, WHITE)
+            image = font.render(text, True, self.theme.text_rgb)
             surface.blit(image, image.get_rect(**{anchor: (x, y)}))
+
+    def _header(self, surface: pygame.Surface, layout: Layout, board: GameBoard, level: int) -> None:
+        """'level 12  6x6  flows 0/6' at the board's left, its letters within half a cell above the board."""
+        band = layout.header
+        assert band is not None
+        puzzle = board.puzzle
+        text = f"level {level}  {puzzle.cols}x{puzzle.rows}  flows {board.connected}/{len(board.pipes)}"
+        gap = max(1, round(0.06 * layout.cell))
+        if not self.theme.grid:
+            gap += _panel_pad(layout.cell)  # the words stay off the panel
+        room = min(band.height, 0.5 * layout.cell) - gap
+        image = self._fitted(text, layout.px(HUD_FONT), room, self.theme.text_rgb)
+        surface.blit(image, image.get_rect(bottomleft=(band.x, band.y + band.height - gap)))
+
+    def _banner(self, surface: pygame.Surface, layout: Layout) -> None:
+        """'You won!' centred over the board, in the room the board was pushed down from."""
+        box = layout.banner
+        assert box is not None
+        image = self._fitted(WON, layout.px(BANNER_FONT), 0.8 * box.height, self.theme.text_rgb)
+        surface.blit(image, image.get_rect(center=box.center))
+
+    def _status(self, surface: pygame.Surface, layout: Layout, status: str) -> None:
+        """A line under the level's name, or at the window's top right when no name is shown."""
+        image = self._font(layout.px(STATUS_FONT)).render(status, True, self.theme.text_rgb)
+        if layout.title_shown:
+            surface.blit(image, image.get_rect(center=(layout.width / 2, 2 * layout.title_y - layout.px(12))))
+        else:
+            margin = layout.px(12)
+            surface.blit(image, image.get_rect(topright=(layout.width - margin, margin)))
+
+    def _fitted(self, text: str, size: int, height: float, rgb: RGB) -> pygame.Surface:
+        """The text drawn at `size` pixels, or smaller until its image is at most `height` tall."""
+        size = max(6, size)
+        image = self._font(size).render(text, True, rgb)
+        while image.get_height() > height and size > 6:
+            size -= 1
+            image = self._font(size).render(text, True, rgb)
+        return image
 
     def _button(self, surface: pygame.Surface, layout: Layout, button: RoundButton, *, enabled: bool) -> None:
         """A round outlined button with its icon: arrow left, restart arrow, arrow right."""
-        color = WHITE if enabled else DISABLED
+        color = self.theme.icon_rgb[0 if enabled else 1]
         centre = (button.x, button.y)
         pygame.draw.circle(surface, color, centre, button.radius, max(2, layout.px(2)))
         size = button.radius * 0.5
@@ -244,6 +330,18 @@ class Renderer:
             label = self._font(layout.px(BUTTON_FONT)).render(dialog.button, True, WHITE)
             surface.blit(label, label.get_rect(center=button.center))
 
+    def _plain_dialog(self, surface: pygame.Surface, layout: Layout) -> None:
+        """A plain grey push button labelled 'Next Level' with 'Level complete' in small words above it."""
+        placed = layout.dialog
+        assert placed is not None and placed.button is not None
+        button = _rect(placed.button)
+        surface.fill(PLAIN_FILL, button)
+        pygame.draw.rect(surface, PLAIN_BORDER, button, max(1, layout.px(1)))
+        label = self._font(layout.px(PLAIN_FONT)).render(NEXT_LABEL, True, PLAIN_LABEL)
+        surface.blit(label, label.get_rect(center=button.center))
+        words = self._font(layout.px(HUD_FONT)).render("Level complete", True, self.theme.text_rgb)
+        surface.blit(words, words.get_rect(center=placed.title.center))
+
     def _font(self, size: int) -> pygame.font.Font:
         """pygame's default font at a pixel size, loaded once."""
         if size not in self._fonts:
@@ -273,6 +371,47 @@ def _segment(x1: float, y1: float, x2: float, y2: float, width: int) -> pygame.R
         return pygame.Rect(left, round(y1 - half), right - left, width)
     top, bottom = math.floor(min(y1, y2)), math.ceil(max(y1, y2)) + 1
     return pygame.Rect(round(x1 - half), top, width, bottom - top)
+
+
+def _glyph(surface: pygame.Surface, shape: str, centre: tuple[float, float], size: float, ink: RGB) -> None:
+    """A filled shape about `size` in radius at `centre`: one of GLYPHS."""
+    x, y = centre
+    if shape == "circle":
+        pygame.draw.aacircle(surface, ink, centre, size)
+        return
+    if shape in ("plus", "cross"):
+        arm, half = size * 1.05, size * 0.32
+        outline = [(half, arm), (half, half), (arm, half), (arm, -half), (half, -half), (half, -arm)]
+        outline += [(-px, -py) for px, py in outline]
+        turn = math.pi / 4 if shape == "cross" else 0.0
+        points = [_turned(px, py, turn) for px, py in outline]
+    else:
+        corners, radius, inner, turn = {
+            "triangle": (3, 1.2, None, -math.pi / 2),
+            "square": (4, 1.15, None, math.pi / 4),
+            "diamond": (4, 1.2, None, 0.0),
+            "hexagon": (6, 1.05, None, 0.0),
+            "star": (5, 1.25, 0.5, -math.pi / 2),
+        }[shape]
+        points = []
+        for index in range(corners):
+            angle = turn + 2 * math.pi * index / corners
+            points.append((radius * math.cos(angle), radius * math.sin(angle)))
+            if inner is not None:
+                angle += math.pi / corners
+                points.append((inner * math.cos(angle), inner * math.sin(angle)))
+        points = [(px * size, py * size) for px, py in points]
+    pygame.draw.polygon(surface, ink, [(x + px, y + py) for px, py in points])
+
+
+def _panel_pad(cell: float) -> int:
+    """How far the no-grid panel reaches past the outer cells, in pixels."""
+    return max(2, round(PANEL_PAD * cell))
+
+
+def _turned(x: float, y: float, angle: float) -> tuple[float, float]:
+    """A point turned about the origin by `angle` radians."""
+    return x * math.cos(angle) - y * math.sin(angle), x * math.sin(angle) + y * math.cos(angle)
 
 
 def _rect(box: Box) -> pygame.Rect:

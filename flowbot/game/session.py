@@ -129,6 +129,26 @@ class Session:
         """Clear the board of the shown level."""
         self.board.restart()
 
+    @property
+    def can_go_back(self) -> bool:
+        """True when 'previous' leads somewhere (its button is greyed out otherwise)."""
+        return self.index > 0
+
+    @property
+    def closed(self) -> bool:
+        """True when the game takes no more input (a time trial that ran out); never for a plain session."""
+        return False
+
+    def touch(self) -> None:
+        """A press landed on the board (a time trial starts its clock); nothing here."""
+
+    def tick(self) -> None:
+        """Once a frame, for sessions that change by themselves (a time trial); nothing here."""
+
+    def status(self) -> str | None:
+        """A line the game shows at the top right (a time trial's clock); none here."""
+        return None
+
     def restart_clock(self) -> None:
         """Time the shown level from now (the window takes a moment to open)."""
         self._started = self.clock()

@@ -1,0 +1,107 @@
+"""The session as a player sees it in one variant: what is drawn each frame, where input lands, and the
+level that loads by itself without a dialog. Shared by the window (app) and the in-process test game."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pygame
+
+from flowbot.game.controls import Controls
+from flowbot.game.layout import Layout
+from flowbot.game.look import Variant, shift_offset
+from flowbot.game.render import Renderer
+from flowbot.game.session import Session
+
+NEXT_LEVEL_DELAY = 0.4  # seconds a finished level stays up when there is no dialog
+
+
+class GameView:
+    """Draws the session in a variant and routes window pixels to its controls."""
+
+    def __init__(
+        self,
+        session: Session,
+        variant: Variant | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        delay: float = NEXT_LEVEL_DELAY,
+    ) -> None:
+        self.session = session
+        self.variant = variant or Variant()
+        self.controls = Controls(session, dialog=self.variant.dialog)
+        self.renderer = Renderer(self.variant.theme, self.variant.look)
+        self.clock = clock
+        self.delay = delay
+        self.size = (0, 0)
+        self.layout: Layout | None = None
+        self._completed_at: float | None = None
+
+    @property
+    def won(self) -> bool:
+        """True once the shown level is complete and no stroke is held (the banner shows then)."""
+        board = self.session.board
+        return board.complete and board.drawing is None
+
+    def offset(self) -> tuple[int, int]:
+        """Where the frame sits in the window: moved a little per level in the shifting variant."""
+        if not self.variant.shift:
+            return 0, 0
+        at_top_left = self.variant.look.board_px is not None
+        return shift_offset(self.session.level, *self.size, forward_only=at_top_left)
+
+    def draw(self, surface: pygame.Surface) -> Layout:
+        """Draw the session's state on the surface; the layout returned maps the next input."""
+        session = self.session
+        self.size = surface.get_size()
+        # An ended game's screen (a time trial's) shows even in a variant with no dialogs between levels.
+        dialog = session.dialog() if self.variant.dialog or session.closed else None
+        options = {"level": session.level, "dialog": dialog, "back": session.can_go_back, "won": self.won}
+        options["status"] = session.status()
+        if not self.variant.shift:
+            self.layout = self.renderer.draw(surface, session.board, **options)
+        else:
+            canvas = pygame.Surface(self.size)
+            self.layout = self.renderer.draw(canvas, session.board, **options)
+            surface.fill(self.renderer.theme.page_rgb)
+            surface.blit(canvas, self.offset())
+        return self.layout
+
+    def local(self, x: float, y: float) -> tuple[float, float]:
+        """A window pixel in the drawn frame's own pixels."""
+        dx, dy = self.offset()
+        return x - dx, y - dy
+
+    def pointer_down(self, x: float, y: float) -> None:
+        """A press of the main button at a window pixel."""
+        self.controls.pointer_down(*self.local(x, y), self._layout())
+
+    def pointer_move(self, x: float, y: float, *, held: bool = True) -> None:
+        """The pointer moved to a window pixel, with the main button held or not."""
+        self.controls.pointer_move(*self.local(x, y), self._layout(), held=held)
+
+    def pointer_up(self) -> None:
+        """The main button was released."""
+        self.controls.pointer_up()
+
+    def tick(self) -> None:
+        """Once a frame: without a dialog, a finished level stays a moment, then the next loads by itself."""
+        self.session.tick()  # a time trial moves on at once, and ends
+        if self.variant.dialog:
+            return
+        if self.won:
+            now = self.clock()
+            if self._completed_at is None:
+                self._completed_at = now
+            if now - self._completed_at > self.delay:
+                self.session.next()
+                self._completed_at = None
+        else:
+            self._completed_at = None
+
+    def _layout(self) -> Layout:
+        """The layout of the last frame drawn (input before the first frame has nothing to land on)."""
+        if self.layout is None:
+            raise RuntimeError("input before the first frame was drawn")
+        return self.layout
