@@ -13,9 +13,11 @@ from flowbot.palette import PALETTES
 
 # Seen on real screenshots: dots differ from the cell's dark corners by 50-90 (CIE76 delta E) and
 # are flat to within 8; empty cells, glows and tints included, stay within 11 of their corners.
-DOT_CONTRAST = 25.0
+DOT_CONTRAST = 20.0
 DOT_FLATNESS = 20.0
 DOT_BRIGHTNESS = 70
+# A cell whose corners are at least this light (Lab L) is on a light board.
+LIGHT_BOARD = 60.0
 # Two dots of one colour differ by under 2; two colours of one palette by over 28.
 SAME_COLOR = 14.0
 # Dots are 0.7 of a cell across: the ring at 0.25 lies inside one, corners at 0.4 lie outside.
@@ -50,7 +52,9 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     cells = [cell for cell in every if cell not in holes]
     size = geometry.cell_size
     centres = np.array([geometry.center(cell) for cell in cells])
-    corners = [(dx * CORNER_OFFSET, dy * CORNER_OFFSET) for dx in (-1, 1) for dy in (-1, 1)]
+    # In small cells the corners keep clear of the grid lines: two pixels and half a sample box.
+    corner = min(CORNER_OFFSET, 0.5 - (max(3, int(SAMPLE_SIZE * size)) // 2 + 2) / size)
+    corners = [(dx * corner, dy * corner) for dx in (-1, 1) for dy in (-1, 1)]
     inner_bgr, inner_lab = _samples(frame, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
     outer_bgr, outer_lab = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
     centre_bgr, _ = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, [(0.0, 0.0)])
@@ -67,7 +71,10 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     colour_lab = np.where(use_outer[:, None], outer[1], colour_lab)
     flat = flat | use_outer
     contrast = np.linalg.norm(corner_lab - colour_lab[:, None], axis=2).min(axis=1)
-    bright = colour_bgr.max(axis=1) >= DOT_BRIGHTNESS
+    # On a dark board, dots are bright (a tint under a pipe is dark); on a light board (light
+    # corners) a dot may be dark: black stands in for white there.
+    light_board = np.median(corner_lab[..., 0], axis=1) >= LIGHT_BOARD
+    bright = (colour_bgr.max(axis=1) >= DOT_BRIGHTNESS) | light_board
     dots = []
     for index in np.flatnonzero(flat & bright & (contrast >= DOT_CONTRAST)):
         blue, green, red = (int(value) for value in colour_bgr[index])

@@ -16,7 +16,7 @@ TILE_LEVEL = 25
 # A dark line stands at least this share of the deepest dark lines below its surroundings.
 DARK_SHARE = 0.35
 # For boards much smaller than the frame: a ridge kernel for cells from ~14 px, lines at least 6 px apart.
-SMALL_KERNEL = 7
+SMALL_KERNEL = 5
 MIN_STEP = 6.0
 # Every other line of a chain is not a line when it is this much weaker than the rest (median).
 HALF_CHAIN = 0.35
