@@ -23,6 +23,8 @@ OUTER_THIRDS = ((0.1, 0.33), (0.67, 0.9))
 # crossing a bright glow), but never weaker than JPEG noise.
 RELATIVE_STRENGTH = 0.4
 MIN_STRENGTH = 8
+# A dark line fully drawn and this deep relative to the board's typical line is a line amid clutter.
+DARK_THROUGH_CLUTTER = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +120,8 @@ def _closed_cells(masks: LineMasks, lattice: Lattice) -> np.ndarray:
     typical = (
         float(np.percentile(strengths[np.isfinite(strengths)], 75)) if np.isfinite(strengths).any() else 0
     )
-    horizontal = across_rows.drawn(typical)
-    vertical = across_cols.drawn(typical).T
+    horizontal = across_rows.drawn(typical, masks.dark)
+    vertical = across_cols.drawn(typical, masks.dark).T
     return horizontal[:-1] & horizontal[1:] & vertical[:, :-1] & vertical[:, 1:]
 
 
@@ -134,11 +136,16 @@ class _EdgeEvidence:
     strength: np.ndarray
     cluttered: np.ndarray
 
-    def drawn(self, typical: float) -> np.ndarray:
+    def drawn(self, typical: float, dark: bool = False) -> np.ndarray:
         """Edges that are lines: mostly ridge pixels, or a continuous ridge at least 40% as strong as
-        the board's typical line (a dim line over a bright glow); never amid clutter."""
+        the board's typical line (a dim line over a bright glow); never amid clutter, unless (dark
+        lines) as deep as the board's typical line: JPEG's dark halos around two coloured dots on
+        a light board are clutter on both sides of the line between them."""
         strong = (self.covered >= EDGE_COVERAGE) | (self.strength >= RELATIVE_STRENGTH * typical)
-        return strong & (self.strength >= MIN_STRENGTH) & (self.cluttered < CLUTTER_COVERAGE)
+        clear = self.cluttered < CLUTTER_COVERAGE
+        if dark:
+            clear |= (self.covered >= EDGE_COVERAGE) & (self.strength >= DARK_THROUGH_CLUTTER * typical)
+        return strong & (self.strength >= MIN_STRENGTH) & clear
 
 
 def _edges(

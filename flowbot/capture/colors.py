@@ -13,9 +13,11 @@ from flowbot.palette import PALETTES
 
 # Seen on real screenshots: dots differ from the cell's dark corners by 50-90 (CIE76 delta E) and
 # are flat to within 8; empty cells, glows and tints included, stay within 11 of their corners.
-DOT_CONTRAST = 25.0
+DOT_CONTRAST = 20.0
 DOT_FLATNESS = 20.0
 DOT_BRIGHTNESS = 70
+# A cell whose corners are at least this light (Lab L) is on a light board.
+LIGHT_BOARD = 60.0
 # Two dots of one colour differ by under 2; two colours of one palette by over 28.
 SAME_COLOR = 14.0
 # Dots are 0.7 of a cell across: the ring at 0.25 lies inside one, corners at 0.4 lie outside.
@@ -25,6 +27,11 @@ SAMPLE_SIZE = 0.15
 # The outer ring, for dots with a white shape inside: 0.8 of a big dot's radius, sampled finely.
 OUTER_RADIUS = 0.31
 OUTER_SAMPLE_SIZE = 0.08
+# A glyph's white: every channel at least this bright, and channels this close together.
+WHITE_LEVEL = 200
+WHITE_SPREAD = 40
+# A ring washed with a glyph's white is at least this much greyer (Lab chroma) than the dot.
+WASHED_CHROMA = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +52,29 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     cells = [cell for cell in every if cell not in holes]
     size = geometry.cell_size
     centres = np.array([geometry.center(cell) for cell in cells])
-    corners = [(dx * CORNER_OFFSET, dy * CORNER_OFFSET) for dx in (-1, 1) for dy in (-1, 1)]
+    # In small cells the corners keep clear of the grid lines: two pixels and half a sample box.
+    corner = min(CORNER_OFFSET, 0.5 - (max(3, int(SAMPLE_SIZE * size)) // 2 + 2) / size)
+    corners = [(dx * corner, dy * corner) for dx in (-1, 1) for dy in (-1, 1)]
     inner_bgr, inner_lab = _samples(frame, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
     outer_bgr, outer_lab = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
+    centre_bgr, _ = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, [(0.0, 0.0)])
     corner_lab = inner_lab[:, 8:]
     colour_bgr, colour_lab, flat = _ring_colour(inner_bgr[:, :8], inner_lab[:, :8])
     # A white shape inside a dot (colour-blind modes) can spoil the inner ring; the outer ring, just
-    # inside a big dot's edge, is clear of it. A dot whose inner ring is not flat is judged by it.
+    # inside a big dot's edge, is clear of it. It gives the colour where the inner ring is not flat,
+    # or where the dot's middle is white and the inner ring looks washed with white: lighter and
+    # greyer than the outer ring (a small dot's outer ring, on its edge, is darker instead).
     outer = _ring_colour(outer_bgr, outer_lab)
-    use_outer = ~flat & outer[2]
+    washed = (colour_lab[:, 0] > outer[1][:, 0]) & (_chroma(outer[1]) - _chroma(colour_lab) >= WASHED_CHROMA)
+    use_outer = outer[2] & (~flat | (_whitish(centre_bgr[:, 0]) & washed))
     colour_bgr = np.where(use_outer[:, None], outer[0], colour_bgr)
     colour_lab = np.where(use_outer[:, None], outer[1], colour_lab)
     flat = flat | use_outer
     contrast = np.linalg.norm(corner_lab - colour_lab[:, None], axis=2).min(axis=1)
-    bright = colour_bgr.max(axis=1) >= DOT_BRIGHTNESS
+    # On a dark board, dots are bright (a tint under a pipe is dark); on a light board (light
+    # corners) a dot may be dark: black stands in for white there.
+    light_board = np.median(corner_lab[..., 0], axis=1) >= LIGHT_BOARD
+    bright = (colour_bgr.max(axis=1) >= DOT_BRIGHTNESS) | light_board
     dots = []
     for index in np.flatnonzero(flat & bright & (contrast >= DOT_CONTRAST)):
         blue, green, red = (int(value) for value in colour_bgr[index])
@@ -70,6 +86,17 @@ def _ring(radius: float) -> list[tuple[float, float]]:
     """Eight offsets (of a cell) on a circle around a cell's centre."""
     angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     return [(radius * np.cos(angle), radius * np.sin(angle)) for angle in angles]
+
+
+def _whitish(bgr: np.ndarray) -> np.ndarray:
+    """Per colour (..., 3) BGR: near white, bright and grey."""
+    bgr = bgr.astype(np.int16)
+    return (bgr.min(axis=-1) >= WHITE_LEVEL) & (bgr.max(axis=-1) - bgr.min(axis=-1) <= WHITE_SPREAD)
+
+
+def _chroma(lab: np.ndarray) -> np.ndarray:
+    """Per Lab colour (..., 3): how far from grey it is."""
+    return np.hypot(lab[..., 1], lab[..., 2])
 
 
 def _samples(frame, centres, size, box_share, offsets) -> tuple[np.ndarray, np.ndarray]:

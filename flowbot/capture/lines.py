@@ -13,8 +13,10 @@ import numpy as np
 RIDGE_LEVEL = 14
 # Cells drawn as tiles are at least this bright (the black background is near 0).
 TILE_LEVEL = 25
+# A dark line stands at least this share of the deepest dark lines below its surroundings.
+DARK_SHARE = 0.35
 # For boards much smaller than the frame: a ridge kernel for cells from ~14 px, lines at least 6 px apart.
-SMALL_KERNEL = 7
+SMALL_KERNEL = 5
 MIN_STEP = 6.0
 # Every other line of a chain is not a line when it is this much weaker than the rest (median).
 HALF_CHAIN = 0.35
@@ -83,9 +85,17 @@ def line_masks(frame: np.ndarray, dark: bool = False, small: bool = False) -> Li
     horizontal = cv2.morphologyEx(padded, operation, across_rows)[inner]
     vertical = cv2.morphologyEx(padded, operation, across_cols)[inner]
     widest = max(11, length // 2) | 1
-    masks = (horizontal > RIDGE_LEVEL, vertical > RIDGE_LEVEL, horizontal, vertical, widest)
+    threshold = _dark_threshold(horizontal, vertical) if dark else RIDGE_LEVEL
+    masks = (horizontal > threshold, vertical > threshold, horizontal, vertical, widest)
     min_step = MIN_STEP if small else max(MIN_STEP, min(height, width) / 45)
     return LineMasks(*masks, dark=dark, level=level if dark else None, min_step=min_step)
+
+
+def _dark_threshold(horizontal: np.ndarray, vertical: np.ndarray) -> float:
+    """How deep a dark line must be: dark lines on a light board stand ~100 below it, and JPEG's dark
+    halos around coloured dots there stand well above the noise; gaps between dark tiles only ~40."""
+    deepest = float(np.percentile(np.maximum(horizontal[::3, ::3], vertical[::3, ::3]), 99.5))
+    return max(RIDGE_LEVEL, DARK_SHARE * deepest)
 
 
 def small_differs(frame: np.ndarray) -> bool:

@@ -173,10 +173,11 @@ def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid 
     inside_grid = (
         near & (np.rint(col) >= 0) & (np.rint(col) < cols) & (np.rint(row) >= 0) & (np.rint(row) < rows)
     )
-    marked = {
-        (int(r), int(c)) for r, c in zip(np.rint(row[inside_grid]), np.rint(col[inside_grid]), strict=True)
-    }
-    cells_marked = len(marked) / (rows * cols)
+    # A cell is accounted for when something other than the panel covers its centre: a marker, a
+    # dot, or a pipe and its tint.
+    centre_x = np.rint(first_x + np.arange(cols) * step_x).astype(int)
+    centre_y = np.rint(first_y + np.arange(rows) * step_y).astype(int)
+    cells_marked = float(marks[np.clip(centre_y, 0, h - 1)][:, np.clip(centre_x, 0, w - 1)].mean())
     marks_on = inside_grid.sum() / len(centres)
     if cells_marked < MIN_CELLS_MARKED or marks_on < MIN_MARKS_ON_LATTICE:
         return None
