@@ -235,6 +235,8 @@ TEMP_SUFFIX = ".flowbot-tmp"
 # a write takes milliseconds, so no live write is anywhere near it.
 STALE_TEMP_SECONDS = 600.0
 
+_CLEANED_FOLDERS: set[str] = set()  # folders this process has already cleaned of stale temp files
+
 
 class Outputs:
     """The output files of one run, checked against the overwrite rules above before work starts."""
@@ -375,7 +377,11 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bo
     target = Path(path)
     name = os.fsdecode(path)
     folder = target.parent if str(target.parent) else Path(".")
-    clean_stale_temps(folder)
+    key = os.path.abspath(folder)
+    if key not in _CLEANED_FOLDERS:
+        # Once per folder per process: a convert of thousands of files should not rescan it each time.
+        clean_stale_temps(folder)
+        _CLEANED_FOLDERS.add(key)
     temp = folder / f".{target.name[:80]}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
     try:
         descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)

@@ -310,3 +310,21 @@ def test_unreadable_input_is_one_line_before_the_screen_is_touched(games, tmp_pa
     assert game.raw.startswith(b"flowbot play: ")
     assert b"colour 'A' has 1 endpoint" in game.raw
     assert b"\x1b[" not in game.raw  # curses never started
+
+
+def test_q_is_answered_at_once_while_a_big_board_is_solved(games, tmp_path):
+    # 60x60 with two flows: the solver takes seconds on it, and q must not wait for it.
+    size = 60
+    rows = ["." * size for _ in range(size)]
+    rows[0] = "A" + "." * (size - 2) + "B"
+    rows[-1] = "B" + "." * (size - 2) + "A"
+    board = tmp_path / "big.txt"
+    board.write_text("\n".join(rows) + "\n")
+    game = games(str(board), rows=size + 10, cols=2 * size + 20)
+    game.wait_text("flows: 0/2")
+    game.press("a")
+    game.wait_text("solving")
+    started = time.monotonic()
+    game.press("q")
+    assert game.exit_status() == 0
+    assert time.monotonic() - started < 1.5

@@ -482,6 +482,12 @@ class _StuckSolver:
     def __exit__(self, *exc):
         return False
 
+    def append_formula(self, clauses):
+        pass
+
+    def delete(self):
+        pass
+
     def solve_limited(self, expect_interrupt=False):
         assert expect_interrupt, "only an interruptible call can be stopped"
         self._stop.wait(30)
@@ -525,8 +531,10 @@ def test_the_solve_time_limit_stops_a_sat_call(tmp_path, capsys, monkeypatch):
     assert time.perf_counter() - started < 3
 
 
-def test_a_real_sigint_mid_solve_exits_130_without_a_traceback(tmp_path):
-    # A board whose encoding alone takes a while, so the signal lands mid-run.
+def test_a_real_sigint_during_a_sat_call_exits_130_without_a_traceback(tmp_path):
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("needs /proc to see the solver's thread")
+    # A big open board: the solver works on it for many seconds (60 at most, the default limit).
     size = 120
     rows = ["." * size for _ in range(size)]
     rows[0] = "A" + "." * (size - 2) + "B"
@@ -535,12 +543,14 @@ def test_a_real_sigint_mid_solve_exits_130_without_a_traceback(tmp_path):
     child = subprocess.Popen([sys.executable, "-m", "flowbot", "solve", str(board)], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
-    time.sleep(1.5)
+    tasks = Path(f"/proc/{child.pid}/task")
+    deadline = time.monotonic() + 30
+    # The SAT call runs in a thread of its own: send the signal once it is there.
+    while child.poll() is None and time.monotonic() < deadline and len(list(tasks.iterdir())) < 2:
+        time.sleep(0.005)
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=20)
-    if child.returncode != 130:
-        pytest.skip(f"the solve finished before the signal (exit {child.returncode})")
-    assert err == "flowbot: interrupted\n"
+    assert child.returncode == 130 and err == "flowbot: interrupted\n"
 
 
 def test_numbermatch_looks_at_the_clock_at_every_position(monkeypatch):
@@ -640,3 +650,19 @@ def _write(path: Path, text: str) -> Path:
     """Write a text file for a test."""
     path.write_text(text)
     return path
+
+
+def test_a_sat_call_cancelled_before_its_worker_runs_never_touches_the_solver():
+    from flowbot.solve.sat import _SatCall
+
+    class Untouchable:
+        def solve_limited(self, expect_interrupt=False):
+            raise AssertionError("the solver was used after the call was cancelled (it may be freed)")
+
+        def interrupt(self):
+            raise AssertionError("no need to interrupt a call that never began")
+
+    call = _SatCall(Untouchable())
+    call.cancel()
+    call.work()  # the worker runs late, e.g. after Ctrl-C cut Thread.start() short
+    assert call.done.is_set() and call.error is None

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Literal
@@ -335,7 +338,7 @@ def _solve_with(
     sizes = {"variables": encoding.variables, "clauses": len(encoding.clauses)}
     if encoding.trivially_unsat:
         return SolveResult("unsolvable", strict=strict, **sizes)
-    with _backend()(name=SOLVER_NAME, bootstrap_with=encoding.clauses) as solver:
+    with _solver(encoding.clauses) as solver:
         search = _Search(solver, encoding, deadline)
         solution = None
         try:
@@ -351,6 +354,52 @@ def _solve_with(
             # A solution found before the deadline is kept; only the uniqueness check ran out.
             return SolveResult("timeout", solution, None, strict, loop_cuts=search.cuts, **sizes)
         return SolveResult("solved", solution, is_unique, strict, loop_cuts=search.cuts, **sizes)
+
+
+# Clauses handed to the solver at once while Ctrl-C is held back: small enough to answer it quickly.
+_CLAUSE_CHUNK = 20_000
+
+
+@contextlib.contextmanager
+def _solver(clauses: Sequence[list[int]]) -> Iterator:
+    """A pysat solver holding `clauses`, freed on the way out, never changed while Ctrl-C lands.
+
+    pysat's C code is not safe to leave half-way (a solver interrupted while being filled crashed
+    when freed), so each change runs with Ctrl-C held back and raised right after, between changes.
+    """
+    with _interrupts_held():
+        solver = _backend()(name=SOLVER_NAME)
+    try:
+        for start in range(0, len(clauses), _CLAUSE_CHUNK):
+            with _interrupts_held():
+                solver.append_formula(clauses[start : start + _CLAUSE_CHUNK])
+        yield solver
+    finally:
+        with _interrupts_held():
+            solver.delete()
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold back Ctrl-C (SIGINT) for the block and raise KeyboardInterrupt after it, if one came.
+
+    Only the main thread receives Python signal handlers; elsewhere the block simply runs.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        yield  # someone else (a test runner, the terminal game) handles Ctrl-C: leave it to them
+        return
+    came: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if came:
+        raise KeyboardInterrupt
 
 
 class _TimedOut(Exception):
@@ -376,14 +425,16 @@ class _Search:
             if not cycles:
                 return paths
             for cycle in cycles:
-                self.solver.add_clause([-var for var in cycle])  # this loop never comes back
+                with _interrupts_held():
+                    self.solver.add_clause([-var for var in cycle])  # this loop never comes back
                 self.cuts += 1
 
     def block(self, paths: list[list[Cell]]) -> None:
         """Rule out these paths: any other solution leaves out at least one of their edges."""
         index, edge_var = self.encoding.index, self.encoding.edge_var
         used = [edge_var[(index[a], index[b])] for path in paths for a, b in pairwise(path)]
-        self.solver.add_clause([-var for var in used])
+        with _interrupts_held():
+            self.solver.add_clause([-var for var in used])
 
     def _run(self) -> bool:
         """One SAT call that stops at the deadline, or at Ctrl-C, by interrupting the solver."""
@@ -408,48 +459,72 @@ def interruptible_call(solver, seconds: float | None) -> bool | None:
     solve() on the main thread, raises its internal `pysolvers.error` instead). None when interrupted
     at the deadline.
     """
-    outcome: dict[str, object] = {}
-    done = threading.Event()
-
-    def work() -> None:
-        """Run the SAT call and note its answer or error."""
-        try:
-            outcome["value"] = solver.solve_limited(expect_interrupt=True)
-        except BaseException as error:  # handed to the waiting thread, which raises it
-            outcome["error"] = error
-        finally:
-            done.set()
-
+    call = _SatCall(solver)
     end = None if seconds is None else time.perf_counter() + seconds
-    worker = threading.Thread(target=work, name="flowbot-sat", daemon=True)
+    worker = threading.Thread(target=call.work, name="flowbot-sat", daemon=True)
     try:
         # start() waits for the thread and can itself be interrupted: it is inside the try too.
         worker.start()
-        while not done.is_set():
+        while not call.done.is_set():
             wait = _WAKE_SECONDS if end is None else min(_WAKE_SECONDS, end - time.perf_counter())
             if wait <= 0:
                 solver.interrupt()
-                done.wait()
+                call.done.wait()
                 break
-            done.wait(wait)
+            call.done.wait(wait)
     except BaseException:
-        # Ctrl-C (or any other exception) while waiting: the solver must stop before it is deleted,
-        # and the interrupt flag holds even for a call that has not begun yet.
-        _stop_worker(solver, worker)
+        # Ctrl-C (or any other exception) while waiting: the solver must not be freed while the
+        # worker is inside it, so stop it and wait for it.
+        call.cancel()
         raise
     finally:
-        if done.is_set():
+        if call.done.is_set():
             solver.clear_interrupt()
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
+    if call.error is not None:
+        raise call.error
+    return call.value
 
 
-def _stop_worker(solver, worker: threading.Thread) -> None:
-    """Interrupt the solver and wait for its thread to end, through further Ctrl-C presses too."""
-    solver.interrupt()
-    while worker.is_alive():
+class _SatCall:
+    """One SAT call shared by the worker that makes it and the thread that waits for it."""
+
+    def __init__(self, solver) -> None:
+        self.solver = solver
+        self.done = threading.Event()
+        self.value: bool | None = None
+        self.error: BaseException | None = None
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._entered = False
+
+    def work(self) -> None:
+        """Run the SAT call (unless cancelled first) and note its answer or error."""
+        with self._lock:
+            if self._cancelled:
+                self.done.set()
+                return
+            self._entered = True
         try:
-            worker.join()
-        except KeyboardInterrupt:
-            solver.interrupt()
+            self.value = self.solver.solve_limited(expect_interrupt=True)
+        except BaseException as error:  # handed to the waiting thread, which raises it
+            self.error = error
+        finally:
+            self.done.set()
+
+    def cancel(self) -> None:
+        """Make sure the worker is out of the solver: it never enters, or it is interrupted and waited for.
+
+        A worker may not have run yet when the wait is cut short (even inside Thread.start()), so
+        whether it is inside the solver is decided under the lock, not by Thread.is_alive().
+        """
+        with self._lock:
+            self._cancelled = True
+            entered = self._entered
+        if not entered:
+            return
+        self.solver.interrupt()
+        while not self.done.is_set():
+            try:
+                self.done.wait(_WAKE_SECONDS)
+            except KeyboardInterrupt:  # pressed again: keep waiting, the solver stops within moments
+                self.solver.interrupt()
