@@ -116,6 +116,15 @@ def save_profile(profile: Profile, folder: Path = Path("calibration")) -> Path:
     return path
 
 
+def save_tuned(profile: Profile, settings: PointerSettings) -> Path:
+    """Save the profile again, where it was read from, with pointer settings self-tuning found."""
+    from dataclasses import replace
+
+    if profile.pointer == settings:
+        return profile_path(profile.name)
+    return save_profile(replace(profile, pointer=settings), profile_path(profile.name).parent)
+
+
 def _point(value: object) -> tuple[int, int] | None:
     """An [x, y] pair, or None."""
     if value is None:

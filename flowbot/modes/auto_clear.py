@@ -7,7 +7,7 @@ import logging
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -16,6 +16,7 @@ import numpy as np
 from flowbot.act.guard import BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
+from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import read_words
@@ -57,6 +58,20 @@ class Timing:
     solve_ms: float
     plan_ms: float
     draw_s: float
+    verify_ms: float = 0.0  # seeing that the game took the level
+    next_ms: float = 0.0  # waiting for the next board (or pressing on to it)
+
+    def split_ms(self) -> dict[str, float]:
+        """Where the level's time went, in milliseconds."""
+        return {
+            "capture": self.capture_ms,
+            "read": self.read_ms,
+            "solve": self.solve_ms,
+            "plan": self.plan_ms,
+            "draw": self.draw_s * 1000,
+            "verify": self.verify_ms,
+            "next": self.next_ms,
+        }
 
     @property
     def overhead_ms(self) -> float:
@@ -84,6 +99,14 @@ class Report:
     stopped: str = ""
     failure_image: str | None = None
     halt: FlowbotError | None = None  # what ended the run early (fail-safe, signal, board gone), if anything
+    pointer: str = ""  # the pointer settings self-tuning ended on, and how it got there
+
+    def split_median_ms(self) -> dict[str, float]:
+        """Median per level of each part of its time, in milliseconds."""
+        splits = [level.timing.split_ms() for level in self.levels]
+        return (
+            {part: statistics.median(split[part] for split in splits) for part in splits[0]} if splits else {}
+        )
 
     @property
     def cleared(self) -> int:
@@ -110,6 +133,8 @@ class Report:
             lines.append(
                 f"bot overhead per level (capture+read+solve+plan): median {self.overhead_median_ms():.0f} ms"
             )
+        if self.pointer:
+            lines.append(f"pointer settings: {self.pointer}")
         if self.failure_image:
             lines.append(f"screenshot of the failure: {self.failure_image}")
         return "\n".join(lines)
@@ -193,6 +218,7 @@ class AutoClear:
     control: RememberedControl | None = None  # the control that moved on last time
     last_reason: str = ""  # why the last look found no board, in the reader's words
     windows: Windows | None = None  # the display's windows, for the guard's look at the game's window
+    tuner: Tuner | None = None  # self-tuning of the pointer settings (None: always `settings`)
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
@@ -209,6 +235,8 @@ class AutoClear:
                 report.stopped = str(error)
             except FlowbotError as error:  # the pointer's and the guard's stops, and any other error
                 report.stopped, report.halt = str(error), error
+        if self.tuner is not None:
+            report.pointer = "; ".join([*self.tuner.steps, f"ended on {self.tuner.rung.name!r}"])
         if signals.received is not None and not isinstance(report.halt, StopRun):
             report.halt = signals.error()
             report.stopped = str(report.halt)
@@ -233,7 +261,10 @@ class AutoClear:
                 progress.advance(f"level {number} {sighting.reading.puzzle.size}")
             if self.count is not None and number >= self.count:
                 break
+            started = time.perf_counter()
             following = self.next_level(sighting)
+            waited = replace(result.timing, next_ms=(time.perf_counter() - started) * 1000)
+            report.levels[-1] = replace(result, timing=waited)
             if following is None:
                 report.stopped = self.last_reason
                 self._save_failure(report, self.screen.grab(self.region), f"level-{number + 1}-no-board")
@@ -261,37 +292,55 @@ class AutoClear:
         puzzle = sighting.reading.puzzle
         geometry = sighting.geometry
         self._fence(geometry, sighting.frame, puzzle)
+        settings = self.tuner.settings if self.tuner is not None else self.settings
         started = time.perf_counter()
-        strokes = plan_strokes(solution, geometry, self.settings)
+        strokes = plan_strokes(solution, geometry, settings)
         plan_ms = (time.perf_counter() - started) * 1000
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
-        draw_s = 0.0
+        draw_s = verify_ms = 0.0
         missing: list[Cell] = []
-        for attempt in range(2):
+        # Two tries at the settings in use; with self-tuning, one more per slower rung left.
+        attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
+        for attempt in range(attempts):
             started = time.perf_counter()
             if not self.dry_run:
-                draw_strokes(self.pointer, strokes, self.settings, lambda: self.stop_requested, self.sleep)
+                draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep)
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
-            timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s)
+            timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
             if self.dry_run:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
-            missing = self.verdict(sighting, solution, before)
+            started = time.perf_counter()
+            probing = self.tuner is not None and self.tuner.probing
+            missing = self.verdict(sighting, solution, before, PROBE_TIMEOUT if probing else None)
+            verify_ms += (time.perf_counter() - started) * 1000
+            timing = replace(timing, verify_ms=verify_ms)
             if not missing:
+                if self.tuner is not None:
+                    self.tuner.worked()
                 self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
+            replan = False
+            if self.tuner is not None and self.tuner.dropped():
+                # Too fast for this game: one rung slower. Pressing a dot restarts its flow, so the
+                # level is simply drawn again.
+                settings, replan = self.tuner.settings, True
+                log.info("level %d: drawing slower: %s", number, self.tuner.rung.name)
             moved = self._found_again(sighting)
             if moved is not None and moved.geometry != sighting.geometry:
                 # The board moved (a banner, a resize): draw where it is now.
-                sighting, geometry = moved, moved.geometry
+                sighting, geometry, replan = moved, moved.geometry, True
                 self._fence(geometry, moved.frame, puzzle)
-                strokes = plan_strokes(solution, geometry, self.settings)
+            if replan:
+                strokes = plan_strokes(solution, geometry, settings)
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
-        timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s)
-        report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, 1, timing))
+        timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
+        report.levels.append(
+            LevelResult(number, puzzle.size, len(puzzle.colors), False, attempts - 1, timing)
+        )
         cells = "; ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise AutoClearError(
             f"level {number} ({puzzle.size}) was drawn twice but the game did not take it: "
@@ -408,10 +457,13 @@ class AutoClear:
         cells = sum(max(0, len(path) - 2) for path in won.solution.paths)
         return len(missing) <= cells // 2
 
-    def verdict(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
+    def verdict(
+        self, sighting: Sighting, solution: Solution, before: np.ndarray, timeout: float | None = None
+    ) -> list[Cell]:
         """After drawing: [] when the game took the level (the board, wherever it is now, shows every
-        flow; a win dialog or message; or a new level already), else the cells still not taken."""
-        deadline = time.monotonic() + self.verify_timeout
+        flow; a win dialog or message; or a new level already), else the cells still not taken after
+        `timeout` seconds (default: verify_timeout)."""
+        deadline = time.monotonic() + (self.verify_timeout if timeout is None else timeout)
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
         missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
@@ -636,11 +688,14 @@ def run_auto_clear(
     out,
     err,
     profile=None,
+    tune: bool = False,
 ) -> int:
-    """Play the game on the real screen with the real mouse, print the summary, and return the exit code."""
+    """Play the game on the real screen with the real mouse, print the summary, and return the exit code.
+    With `tune` (no pointer flag given), the pointer settings are tuned to the game as it plays."""
     import json
 
     from flowbot.act.pointer import PyAutoGuiPointer, RecordingPointer
+    from flowbot.act.tuning import start_tuner
     from flowbot.capture.screen import MssScreen, X11Windows
 
     screen = MssScreen()
@@ -652,6 +707,8 @@ def run_auto_clear(
         pointer = RecordingPointer() if dry_run else PyAutoGuiPointer(bounds)
         windows = None if dry_run else X11Windows.open()
         loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts), windows=windows)
+        if tune and not dry_run:
+            loop.tuner = start_tuner(settings, on_proven=_saver(profile))
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (
                 profile.advance,
@@ -670,6 +727,8 @@ def run_auto_clear(
             "levels": len(report.levels),
             "cleared": report.cleared,
             "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
+            "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
+            "pointer": report.pointer,
             "stopped": report.stopped,
             "failure_image": report.failure_image,
         }
@@ -681,6 +740,24 @@ def run_auto_clear(
     short = count is not None and report.cleared < count
     failed = any(not level.cleared for level in report.levels) or not report.levels or short
     return AutoClearError.exit_code if failed else 0
+
+
+def _saver(profile) -> Callable | None:
+    """What keeps tuned pointer settings: the profile in use, saved again with them (None: no profile)."""
+    if profile is None:
+        return None
+
+    def save(rung) -> None:
+        """Save the profile with the rung's settings; a failure to save does not stop the run."""
+        from flowbot.profiles import save_tuned
+
+        try:
+            path = save_tuned(profile, rung.settings)
+            log.info("saved pointer settings %r in %s", rung.name, path)
+        except FlowbotError as error:
+            log.warning("could not save the tuned pointer settings: %s", error)
+
+    return save
 
 
 def parse_region(text: str) -> Region:
