@@ -13,10 +13,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from flowbot.act.guard import BoardGuard, Windows
+from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
-from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
+from flowbot.act.tuning import PROBE_TIMEOUT, Tuner, same_level_showing
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import read_words
@@ -26,6 +26,7 @@ from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.capture.verdict import centre_colours, missing_cells
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
+from flowbot.modes.game_over import game_over_message
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
 
@@ -47,6 +48,10 @@ class AutoClearError(FlowbotError):
     """A level could not be cleared; the message says which and where the screenshot went."""
 
     exit_code = 4
+
+
+class GameOver(AutoClearError):
+    """The game showed its end screen (a time trial's "Time's up!"): the run is over, cleanly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +239,11 @@ class AutoClear:
             except AutoClearError as error:
                 report.stopped = str(error)
             except FlowbotError as error:  # the pointer's and the guard's stops, and any other error
-                report.stopped, report.halt = str(error), error
+                over = self._game_over(None) if isinstance(error, BoardGoneError) else None
+                if over is not None:  # the board went because the game ended (time is up)
+                    report.stopped = over
+                else:
+                    report.stopped, report.halt = str(error), error
         if self.tuner is not None:
             report.pointer = "; ".join([*self.tuner.steps, f"ended on {self.tuner.rung.name!r}"])
         if signals.received is not None and not isinstance(report.halt, StopRun):
@@ -266,7 +275,9 @@ class AutoClear:
             waited = replace(result.timing, next_ms=(time.perf_counter() - started) * 1000)
             report.levels[-1] = replace(result, timing=waited)
             if following is None:
-                report.stopped = self.last_reason
+                report.stopped = self._game_over(sighting.geometry) or self.last_reason
+                if report.stopped != self.last_reason:
+                    return  # the game ended (a time trial's end screen): nothing went wrong
                 self._save_failure(report, self.screen.grab(self.region), f"level-{number + 1}-no-board")
                 return
             sighting = following
@@ -314,6 +325,8 @@ class AutoClear:
             started = time.perf_counter()
             probing = self.tuner is not None and self.tuner.probing
             missing = self.verdict(sighting, solution, before, PROBE_TIMEOUT if probing else None)
+            if not missing and probing:  # a fast try counts only when the level is seen gone or drawn
+                missing = self._still_undrawn(sighting, solution, before)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
             if not missing:
@@ -322,13 +335,16 @@ class AutoClear:
                 self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
+            moved = self._found_again(sighting)
+            over = self._game_over(geometry) if moved is None else None
+            if over is not None:
+                raise GameOver(over)
             replan = False
             if self.tuner is not None and self.tuner.dropped():
                 # Too fast for this game: one rung slower. Pressing a dot restarts its flow, so the
                 # level is simply drawn again.
                 settings, replan = self.tuner.settings, True
                 log.info("level %d: drawing slower: %s", number, self.tuner.rung.name)
-            moved = self._found_again(sighting)
             if moved is not None and moved.geometry != sighting.geometry:
                 # The board moved (a banner, a resize): draw where it is now.
                 sighting, geometry, replan = moved, moved.geometry, True
@@ -510,6 +526,24 @@ class AutoClear:
             if late:
                 return missing
             self.sleep(0.1)
+
+    def _still_undrawn(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
+        """The level's cells not drawn when its dots still show where they were (the level is still
+        there, whatever the verdict read into a half-drawn board), else []."""
+        frame = self.screen.grab(self.region)
+        old = sighting.geometry.shifted(-frame.left, -frame.top)
+        dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
+        if not same_level_showing(centre_colours(frame.pixels, old), before, dots):
+            return []
+        return missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
+
+    def _game_over(self, geometry: Geometry | None) -> str | None:
+        """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a
+        look (OCR) taken only when a level could not be played on."""
+        window = self._window(geometry) if geometry is not None else self.region
+        frame = self.screen.grab(window)
+        message = game_over_message(read_words(frame.pixels))
+        return None if message is None else f"the game is over: {message}"
 
     def _flow_dialog_in(self, window: Region | None) -> bool:
         """True when a Flow-style dialog button shows anywhere in the game's window (a dialog wider
