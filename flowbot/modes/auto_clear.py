@@ -325,7 +325,8 @@ class AutoClear:
             started = time.perf_counter()
             probing = self.tuner is not None and self.tuner.probing
             missing = self.verdict(sighting, solution, before, PROBE_TIMEOUT if probing else None)
-            if not missing and probing:  # a fast try counts only when the level is seen gone or drawn
+            if not missing and self.tuner is not None:
+                # A fast try counts only when the level is seen gone or drawn, not on a misread.
                 missing = self._still_undrawn(sighting, solution, before)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
@@ -336,21 +337,24 @@ class AutoClear:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
             moved = self._found_again(sighting)
-            over = self._game_over(geometry) if moved is None else None
-            if over is not None:
-                raise GameOver(over)
-            replan = False
+            if moved is None and not self._still_undrawn(sighting, solution, before):
+                over = self._game_over(geometry)  # the level is gone: perhaps the game is over
+                if over is not None:
+                    raise GameOver(over)
             if self.tuner is not None and self.tuner.dropped():
-                # Too fast for this game: one rung slower. Pressing a dot restarts its flow, so the
-                # level is simply drawn again.
-                settings, replan = self.tuner.settings, True
+                # Too fast for this game: one rung slower.
+                settings = self.tuner.settings
                 log.info("level %d: drawing slower: %s", number, self.tuner.rung.name)
             if moved is not None and moved.geometry != sighting.geometry:
                 # The board moved (a banner, a resize): draw where it is now.
-                sighting, geometry, replan = moved, moved.geometry, True
+                sighting, geometry = moved, moved.geometry
                 self._fence(geometry, moved.frame, puzzle)
-            if replan:
-                strokes = plan_strokes(solution, geometry, settings)
+            # Only the flows with a cell not taken: pressing a dot restarts its flow, and a level
+            # whose last flow is fixed is won at once (a new level may come before another press).
+            broken = {color for color, path in enumerate(solution.paths) if set(path) & set(missing)}
+            strokes = [
+                stroke for stroke in plan_strokes(solution, geometry, settings) if stroke.color in broken
+            ] or plan_strokes(solution, geometry, settings)
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
@@ -762,6 +766,10 @@ def run_auto_clear(
             "cleared": report.cleared,
             "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
             "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
+            "per_level_ms": [
+                {part: round(ms, 1) for part, ms in level.timing.split_ms().items()}
+                for level in report.levels
+            ],
             "pointer": report.pointer,
             "stopped": report.stopped,
             "failure_image": report.failure_image,
