@@ -229,6 +229,12 @@ def _pointer_settings(args: argparse.Namespace, base):
     return replace(base, **changes)
 
 
+def _explicit_pointer(args: argparse.Namespace) -> bool:
+    """True when a pointer flag was given on the command line (then no self-tuning)."""
+    names = ("moves_per_cell", "move_delay", "release_pause", "flow_pause", "corners_only", "no_settle")
+    return any(getattr(args, name) is not None for name in names)
+
+
 def _game_settings(args: argparse.Namespace):
     """(profile or None, pointer settings, region or None) from --profile, the pointer flags and --region."""
     from flowbot.act.plan import PointerSettings
@@ -321,6 +327,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             out=sys.stdout,
             err=sys.stderr,
             profile=profile,
+            tune=not _explicit_pointer(args),
         )
     if args.command == "calibrate":
         from pathlib import Path

@@ -128,6 +128,15 @@ def _object(value: object, key: str) -> dict:
     return value
 
 
+def save_tuned(profile: Profile, settings: PointerSettings) -> Path:
+    """Save the profile again, where it was read from, with pointer settings self-tuning found."""
+    from dataclasses import replace
+
+    if profile.pointer == settings:
+        return profile_path(profile.name)
+    return save_profile(replace(profile, pointer=settings), profile_path(profile.name).parent)
+
+
 def _pointer(value: object) -> PointerSettings:
     """The 'pointer' object, each number checked against the same ranges as the command line."""
     fields = _object(value, "pointer")

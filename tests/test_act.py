@@ -29,9 +29,12 @@ def solution():
 def test_each_flow_is_one_stroke_from_endpoint_to_endpoint():
     strokes = plan_strokes(solution(), GEOMETRY, PointerSettings(settle=False))
     assert len(strokes) == len(PUZZLE.colors)
-    for stroke, path in zip(strokes, solution().paths, strict=True):
-        assert stroke.points[0] == GEOMETRY.center(path[0])
-        assert stroke.points[-1] == GEOMETRY.center(path[-1])
+    assert sorted(stroke.color for stroke in strokes) == list(range(len(PUZZLE.colors)))
+    for stroke in strokes:
+        path = solution().paths[stroke.color]
+        assert stroke.cells in (path, path[::-1])  # drawn from either end
+        assert stroke.points[0] == GEOMETRY.center(stroke.cells[0])
+        assert stroke.points[-1] == GEOMETRY.center(stroke.cells[-1])
         steps = [math.dist(a, b) for a, b in zip(stroke.points, stroke.points[1:], strict=False)]
         assert max(steps) <= 20.0 + 1e-9  # two moves per 40 px cell: never a jump of a whole cell
 

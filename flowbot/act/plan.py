@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,11 +19,16 @@ class PointerSettings:
     frame: a pause of a frame after every move, and every cell entered on its own."""
 
     moves_per_cell: int = 2  # points per cell step; games that drop jumps need at least 1
-    corners_only: bool = False  # only the path's corners, for games that join straight drags
+    corners_only: bool = False  # jumps: only the path's turns, for games that fill straight drags
     move_delay: float = 0.02  # seconds after each move: one frame at 50 fps
     release_pause: float = 0.05  # before releasing, so the last cell is registered
     flow_pause: float = 0.05  # between flows, for games that animate a finished flow
     settle: bool = True  # a small move inside the last cell, for games that need it before release
+
+    @property
+    def jumps(self) -> bool:
+        """True when straight runs are one move each (the game fills the cells between)."""
+        return self.corners_only
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +40,14 @@ class Stroke:
     points: tuple[Point, ...]
 
 
-def plan_strokes(solution: Solution, geometry: Geometry, settings: PointerSettings) -> list[Stroke]:
-    """A stroke per flow, from one endpoint to the other through every cell's centre."""
+def plan_strokes(
+    solution: Solution, geometry: Geometry, settings: PointerSettings, start: Point | None = None
+) -> list[Stroke]:
+    """A stroke per flow, from one endpoint to the other through every cell's centre (or only its
+    turns, with jumps), the flows ordered and oriented to shorten the pointer's travel between them
+    from `start` (default: the board's top-left corner)."""
     strokes = []
-    for color, path in enumerate(solution.paths):
+    for color, path in _ordered(solution.paths, geometry, start):
         centres = [geometry.center(cell) for cell in path]
         points: list[Point] = [centres[0]]
         for index in range(1, len(centres)):
@@ -53,6 +63,47 @@ def plan_strokes(solution: Solution, geometry: Geometry, settings: PointerSettin
             points.extend([(x + nudge, y), (x, y)])
         strokes.append(Stroke(color, tuple(path), tuple(points)))
     return strokes
+
+
+def travel(strokes: list[Stroke], start: Point) -> float:
+    """Pixels the pointer moves with the button up: from `start` to the first stroke, then between strokes."""
+    total, here = 0.0, start
+    for stroke in strokes:
+        total += math.dist(here, stroke.points[0])
+        here = stroke.points[-1]
+    return total
+
+
+def _ordered(
+    paths: tuple[tuple[Cell, ...], ...], geometry: Geometry, start: Point | None
+) -> list[tuple[int, tuple[Cell, ...]]]:
+    """The flows as (colour, path) in drawing order: greedy nearest endpoint from `start`, each flow
+    started from its nearer end; the solution's own order when that is no longer (it rarely is)."""
+    here = start if start is not None else (geometry.xs[0], geometry.ys[0])
+    naive = [(color, tuple(path)) for color, path in enumerate(paths)]
+    left = dict(naive)
+    greedy = []
+    position = here
+    while left:
+        _, color, flipped = min(
+            (math.dist(position, geometry.center(path[-1 if flip else 0])), color, flip)
+            for color, path in left.items()
+            for flip in (False, True)
+        )
+        path = left.pop(color)
+        path = path[::-1] if flipped else path
+        greedy.append((color, path))
+        position = geometry.center(path[-1])
+
+    def cost(order: list[tuple[int, tuple[Cell, ...]]]) -> float:
+        """Travel between the flows' ends in this order."""
+        total, position = 0.0, here
+        for _, path in order:
+            total += math.dist(position, geometry.center(path[0]))
+            position = geometry.center(path[-1])
+        return total
+
+    return greedy if cost(greedy) <= cost(naive) else naive
 
 
 def draw_strokes(

@@ -7,15 +7,16 @@ import logging
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from flowbot.act.guard import BoardGuard, Windows
+from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
+from flowbot.act.tuning import PROBE_TIMEOUT, Tuner, same_level_showing
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import read_words
@@ -25,6 +26,7 @@ from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.capture.verdict import centre_colours, missing_cells
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
+from flowbot.modes.game_over import game_over_message
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
 
@@ -40,12 +42,18 @@ MAX_CONTROLS_TRIED = 3
 SELF_ADVANCE_WAIT = 0.6
 # Mean grey difference under which a remembered control still looks the same.
 CONTROL_LOOK_DIFFERENCE = 12.0
+# Seconds between looks while waiting for a board or a verdict (a look itself takes a few frames).
+POLL = 0.03
 
 
 class AutoClearError(FlowbotError):
     """A level could not be cleared; the message says which and where the screenshot went."""
 
     exit_code = 4
+
+
+class GameOver(AutoClearError):
+    """The game showed its end screen (a time trial's "Time's up!"): the run is over, cleanly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +65,20 @@ class Timing:
     solve_ms: float
     plan_ms: float
     draw_s: float
+    verify_ms: float = 0.0  # seeing that the game took the level
+    next_ms: float = 0.0  # waiting for the next board (or pressing on to it)
+
+    def split_ms(self) -> dict[str, float]:
+        """Where the level's time went, in milliseconds."""
+        return {
+            "capture": self.capture_ms,
+            "read": self.read_ms,
+            "solve": self.solve_ms,
+            "plan": self.plan_ms,
+            "draw": self.draw_s * 1000,
+            "verify": self.verify_ms,
+            "next": self.next_ms,
+        }
 
     @property
     def overhead_ms(self) -> float:
@@ -84,6 +106,14 @@ class Report:
     stopped: str = ""
     failure_image: str | None = None
     halt: FlowbotError | None = None  # what ended the run early (fail-safe, signal, board gone), if anything
+    pointer: str = ""  # the pointer settings self-tuning ended on, and how it got there
+
+    def split_median_ms(self) -> dict[str, float]:
+        """Median per level of each part of its time, in milliseconds."""
+        splits = [level.timing.split_ms() for level in self.levels]
+        return (
+            {part: statistics.median(split[part] for split in splits) for part in splits[0]} if splits else {}
+        )
 
     @property
     def cleared(self) -> int:
@@ -110,6 +140,8 @@ class Report:
             lines.append(
                 f"bot overhead per level (capture+read+solve+plan): median {self.overhead_median_ms():.0f} ms"
             )
+        if self.pointer:
+            lines.append(f"pointer settings: {self.pointer}")
         if self.failure_image:
             lines.append(f"screenshot of the failure: {self.failure_image}")
         return "\n".join(lines)
@@ -193,6 +225,7 @@ class AutoClear:
     control: RememberedControl | None = None  # the control that moved on last time
     last_reason: str = ""  # why the last look found no board, in the reader's words
     windows: Windows | None = None  # the display's windows, for the guard's look at the game's window
+    tuner: Tuner | None = None  # self-tuning of the pointer settings (None: always `settings`)
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
@@ -208,7 +241,13 @@ class AutoClear:
             except AutoClearError as error:
                 report.stopped = str(error)
             except FlowbotError as error:  # the pointer's and the guard's stops, and any other error
-                report.stopped, report.halt = str(error), error
+                over = self._game_over(None) if isinstance(error, BoardGoneError) else None
+                if over is not None:  # the board went because the game ended (time is up)
+                    report.stopped = over
+                else:
+                    report.stopped, report.halt = str(error), error
+        if self.tuner is not None:
+            report.pointer = "; ".join([*self.tuner.steps, f"ended on {self.tuner.rung.name!r}"])
         if signals.received is not None and not isinstance(report.halt, StopRun):
             report.halt = signals.error()
             report.stopped = str(report.halt)
@@ -233,9 +272,14 @@ class AutoClear:
                 progress.advance(f"level {number} {sighting.reading.puzzle.size}")
             if self.count is not None and number >= self.count:
                 break
+            started = time.perf_counter()
             following = self.next_level(sighting)
+            waited = replace(result.timing, next_ms=(time.perf_counter() - started) * 1000)
+            report.levels[-1] = replace(result, timing=waited)
             if following is None:
-                report.stopped = self.last_reason
+                report.stopped = self._game_over(sighting.geometry) or self.last_reason
+                if report.stopped != self.last_reason:
+                    return  # the game ended (a time trial's end screen): nothing went wrong
                 self._save_failure(report, self.screen.grab(self.region), f"level-{number + 1}-no-board")
                 return
             sighting = following
@@ -261,37 +305,73 @@ class AutoClear:
         puzzle = sighting.reading.puzzle
         geometry = sighting.geometry
         self._fence(geometry, sighting.frame, puzzle)
+        settings = self.tuner.settings if self.tuner is not None else self.settings
         started = time.perf_counter()
-        strokes = plan_strokes(solution, geometry, self.settings)
+        strokes = plan_strokes(solution, geometry, settings)
         plan_ms = (time.perf_counter() - started) * 1000
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
-        draw_s = 0.0
+        draw_s = verify_ms = 0.0
         missing: list[Cell] = []
-        for attempt in range(2):
+        # Two tries at the settings in use; with self-tuning, one more per slower rung left.
+        attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
+        for attempt in range(attempts):
             started = time.perf_counter()
             if not self.dry_run:
-                draw_strokes(self.pointer, strokes, self.settings, lambda: self.stop_requested, self.sleep)
+                draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep)
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
-            timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s)
+            timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
             if self.dry_run:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
-            missing = self.verdict(sighting, solution, before)
+            started = time.perf_counter()
+            probing = self.tuner is not None and self.tuner.probing
+            # A fast try gets a short look, and no OCR while its level still shows (see below).
+            look = PROBE_TIMEOUT if probing else None
+            missing = self.verdict(sighting, solution, before, look, words=not probing)
+            if not missing and self.tuner is not None:
+                # A fast try counts only when the level is seen gone or drawn, not on a misread.
+                missing = self._still_undrawn(sighting, solution, before)
+            verify_ms += (time.perf_counter() - started) * 1000
+            timing = replace(timing, verify_ms=verify_ms)
             if not missing:
+                if self.tuner is not None:
+                    self.tuner.worked()
                 self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
             moved = self._found_again(sighting)
+            if moved is None and not self._still_undrawn(sighting, solution, before):
+                # The level is gone: the game may be over, or (after a fast try) say it was won.
+                words = read_words(self.screen.grab(self._window(geometry)).pixels)
+                over = game_over_message(words)
+                if over is not None:
+                    raise GameOver(f"the game is over: {over}")
+                if probing and says_won(words):
+                    self.tuner.worked()
+                    self._dialog_seen = True
+                    self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
+                    return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+            if self.tuner is not None and self.tuner.dropped():
+                # Too fast for this game: one rung slower.
+                settings = self.tuner.settings
+                log.info("level %d: drawing slower: %s", number, self.tuner.rung.name)
             if moved is not None and moved.geometry != sighting.geometry:
                 # The board moved (a banner, a resize): draw where it is now.
                 sighting, geometry = moved, moved.geometry
                 self._fence(geometry, moved.frame, puzzle)
-                strokes = plan_strokes(solution, geometry, self.settings)
+            # Only the flows with a cell not taken: pressing a dot restarts its flow, and a level
+            # whose last flow is fixed is won at once (a new level may come before another press).
+            broken = {color for color, path in enumerate(solution.paths) if set(path) & set(missing)}
+            strokes = [
+                stroke for stroke in plan_strokes(solution, geometry, settings) if stroke.color in broken
+            ] or plan_strokes(solution, geometry, settings)
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
-        timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s)
-        report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, 1, timing))
+        timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
+        report.levels.append(
+            LevelResult(number, puzzle.size, len(puzzle.colors), False, attempts - 1, timing)
+        )
         cells = "; ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise AutoClearError(
             f"level {number} ({puzzle.size}) was drawn twice but the game did not take it: "
@@ -383,7 +463,7 @@ class AutoClear:
             last_rows = rows
             if time.monotonic() > deadline:
                 return None
-            self.sleep(0.1)
+            self.sleep(POLL)
 
     def _next_rows(self, frame: Frame, reading: Reading, previous: list[str]) -> list[str] | None:
         """A board read after a level, as rows: `previous` while that level still shows (read right,
@@ -408,17 +488,25 @@ class AutoClear:
         cells = sum(max(0, len(path) - 2) for path in won.solution.paths)
         return len(missing) <= cells // 2
 
-    def verdict(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
+    def verdict(
+        self,
+        sighting: Sighting,
+        solution: Solution,
+        before: np.ndarray,
+        timeout: float | None = None,
+        words: bool = True,
+    ) -> list[Cell]:
         """After drawing: [] when the game took the level (the board, wherever it is now, shows every
-        flow; a win dialog or message; or a new level already), else the cells still not taken."""
-        deadline = time.monotonic() + self.verify_timeout
+        flow; a win dialog or message; or a new level already), else the cells still not taken after
+        `timeout` seconds (default: verify_timeout). Without `words`, no look for a win message (OCR)."""
+        deadline = time.monotonic() + (self.verify_timeout if timeout is None else timeout)
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
         missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
         cells = len(missing)
         self._dialog_seen = False
         window = self._window(sighting.geometry)
-        looked_for_words = False
+        looked_for_words = not words
         while True:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
@@ -457,7 +545,25 @@ class AutoClear:
                     return []
             if late:
                 return missing
-            self.sleep(0.1)
+            self.sleep(POLL)
+
+    def _still_undrawn(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
+        """The level's cells not drawn when its dots still show where they were (the level is still
+        there, whatever the verdict read into a half-drawn board), else []."""
+        frame = self.screen.grab(self.region)
+        old = sighting.geometry.shifted(-frame.left, -frame.top)
+        dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
+        if not same_level_showing(centre_colours(frame.pixels, old), before, dots):
+            return []
+        return missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
+
+    def _game_over(self, geometry: Geometry | None) -> str | None:
+        """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a
+        look (OCR) taken only when a level could not be played on."""
+        window = self._window(geometry) if geometry is not None else self.region
+        frame = self.screen.grab(window)
+        message = game_over_message(read_words(frame.pixels))
+        return None if message is None else f"the game is over: {message}"
 
     def _flow_dialog_in(self, window: Region | None) -> bool:
         """True when a Flow-style dialog button shows anywhere in the game's window (a dialog wider
@@ -636,11 +742,14 @@ def run_auto_clear(
     out,
     err,
     profile=None,
+    tune: bool = False,
 ) -> int:
-    """Play the game on the real screen with the real mouse, print the summary, and return the exit code."""
+    """Play the game on the real screen with the real mouse, print the summary, and return the exit code.
+    With `tune` (no pointer flag given), the pointer settings are tuned to the game as it plays."""
     import json
 
     from flowbot.act.pointer import PyAutoGuiPointer, RecordingPointer
+    from flowbot.act.tuning import start_tuner
     from flowbot.capture.screen import MssScreen, X11Windows
 
     screen = MssScreen()
@@ -652,6 +761,8 @@ def run_auto_clear(
         pointer = RecordingPointer() if dry_run else PyAutoGuiPointer(bounds)
         windows = None if dry_run else X11Windows.open()
         loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts), windows=windows)
+        if tune and not dry_run:
+            loop.tuner = start_tuner(settings, on_proven=_saver(profile))
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (
                 profile.advance,
@@ -670,6 +781,12 @@ def run_auto_clear(
             "levels": len(report.levels),
             "cleared": report.cleared,
             "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
+            "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
+            "per_level_ms": [
+                {part: round(ms, 1) for part, ms in level.timing.split_ms().items()}
+                for level in report.levels
+            ],
+            "pointer": report.pointer,
             "stopped": report.stopped,
             "failure_image": report.failure_image,
         }
@@ -681,6 +798,24 @@ def run_auto_clear(
     short = count is not None and report.cleared < count
     failed = any(not level.cleared for level in report.levels) or not report.levels or short
     return AutoClearError.exit_code if failed else 0
+
+
+def _saver(profile) -> Callable | None:
+    """What keeps tuned pointer settings: the profile in use, saved again with them (None: no profile)."""
+    if profile is None:
+        return None
+
+    def save(rung) -> None:
+        """Save the profile with the rung's settings; a failure to save does not stop the run."""
+        from flowbot.profiles import save_tuned
+
+        try:
+            path = save_tuned(profile, rung.settings)
+            log.info("saved pointer settings %r in %s", rung.name, path)
+        except FlowbotError as error:
+            log.warning("could not save the tuned pointer settings: %s", error)
+
+    return save
 
 
 def parse_region(text: str) -> Region:

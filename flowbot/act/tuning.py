@@ -1,0 +1,146 @@
+"""Self-tuning: find out how fast a game takes input, from the fastest pointer settings down to the safe
+defaults, one rung at a time, by looking at which cells the game took."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from flowbot.act.plan import PointerSettings
+from flowbot.model import Cell
+
+# One frame of a 60 fps game that reads the pointer once per frame, with a little to spare.
+FRAME = 0.02
+# Seconds a fast try gets to show on screen before it counts as dropped: a game that took the input
+# shows it within a frame or two, and a wrong "dropped" only costs a slower, safe redraw.
+PROBE_TIMEOUT = 0.5
+# Lab distance within which a dot's centre still looks as it did before drawing.
+SAME_DOT = 15.0
+# The share of a level's dots that must look the same for the level to be still showing.
+SAME_LEVEL = 0.75
+
+
+@dataclass(frozen=True, slots=True)
+class Rung:
+    """A named step of the ladder: pointer settings some games take."""
+
+    name: str
+    settings: PointerSettings
+
+
+def _fast(jumps: bool, pause: float) -> PointerSettings:
+    """One point per cell or turn, `pause` after each move and between flows, no settle nudge."""
+    return PointerSettings(
+        moves_per_cell=1,
+        corners_only=jumps,
+        move_delay=pause,
+        release_pause=0.0,
+        flow_pause=pause,
+        settle=False,
+    )
+
+
+# Fastest first. Games that handle every input event take the top rungs (with jumps when they fill a
+# straight drag cell by cell); games that read the pointer once per frame need a frame per point; the
+# last rung is the safe defaults, for games that read once per frame and fill nothing.
+LADDER: tuple[Rung, ...] = (
+    Rung("jumps, no pauses", _fast(True, 0.0)),
+    Rung("cells, no pauses", _fast(False, 0.0)),
+    Rung("jumps, a frame each", _fast(True, FRAME)),
+    Rung("jumps, two frames each", _fast(True, 1.75 * FRAME)),
+    Rung("cells, a frame each", _fast(False, FRAME)),
+    Rung("safe defaults", PointerSettings()),
+)
+
+
+class Tuner:
+    """Where a run stands on the ladder: the rung to draw with, and whether a level verified with it.
+
+    Start at the top; when the game drops a cell, step one rung slower and draw again; once a level
+    verifies, keep that rung for the rest of the run (`on_proven` is told, e.g. to save it in a
+    profile), and step slower again if a later level fails.
+    """
+
+    def __init__(
+        self,
+        ladder: tuple[Rung, ...] = LADDER,
+        *,
+        start: int = 0,
+        proven: bool = False,
+        on_proven: Callable[[Rung], None] | None = None,
+    ) -> None:
+        if not ladder or not 0 <= start < len(ladder):
+            raise ValueError(f"start rung {start} is not on a ladder of {len(ladder)}")
+        self.ladder = ladder
+        self.index = start
+        self.proven = proven
+        self.on_proven = on_proven
+        self.steps: list[str] = []  # what happened, for the summary: "dropped at X", "kept X"
+
+    @property
+    def rung(self) -> Rung:
+        """The rung to draw with now."""
+        return self.ladder[self.index]
+
+    @property
+    def settings(self) -> PointerSettings:
+        """The pointer settings to draw with now."""
+        return self.rung.settings
+
+    @property
+    def probing(self) -> bool:
+        """True while the current rung has not yet had a level verify (so a short look will do)."""
+        return not self.proven and self.index < len(self.ladder) - 1
+
+    def steps_left(self) -> int:
+        """How many slower rungs remain."""
+        return len(self.ladder) - 1 - self.index
+
+    def worked(self) -> None:
+        """A level drawn with the current rung verified: keep it."""
+        if self.proven:
+            return
+        self.proven = True
+        self.steps.append(f"kept {self.rung.name!r}")
+        if self.on_proven is not None:
+            self.on_proven(self.rung)
+
+    def dropped(self) -> bool:
+        """The game did not take a level drawn with the current rung: step one slower. False when the
+        current rung is already the slowest (the caller retries as before)."""
+        if self.index == len(self.ladder) - 1:
+            return False
+        self.steps.append(f"dropped cells at {self.rung.name!r}")
+        self.index += 1
+        self.proven = False
+        return True
+
+
+def start_tuner(settings: PointerSettings, on_proven: Callable[[Rung], None] | None = None) -> Tuner | None:
+    """A tuner for pointer settings set by no flag: from the top for the defaults, from a rung a profile
+    saved (trusted, still stepped down if a level fails); None for settings set by hand (no tuning)."""
+    if settings == PointerSettings():
+        return Tuner(on_proven=on_proven)
+    for index, rung in enumerate(LADDER):
+        if rung.settings == settings:
+            return Tuner(start=index, proven=True, on_proven=on_proven)
+    return None
+
+
+def same_level_showing(now: np.ndarray, before: np.ndarray, dots: list[Cell]) -> bool:
+    """True when most of the level's dots still show at their cells as before drawing: the level is
+    still there (not taken, whatever else was read), not a new one in its place.
+
+    now, before : centre_colours of the board (rows, cols, 3), Lab
+    """
+    if not dots:
+        return False
+    same = sum(
+        1
+        for row, col in dots
+        if not np.isnan(now[row, col]).any()
+        and float(np.linalg.norm(now[row, col] - before[row, col])) < SAME_DOT
+    )
+    return same >= SAME_LEVEL * len(dots)

@@ -1,0 +1,109 @@
+"""auto-clear plays the bundled game's Time Trial as it is, in-process: each new board right after a win
+is a level cleared, and the end screen ("Time's up!") ends the run cleanly with a summary."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowbot.act.plan import PointerSettings
+from flowbot.act.tuning import start_tuner
+from flowbot.capture import ocr
+from flowbot.capture.ocr import Word
+from flowbot.game.trial import LevelMaker, TrialSession, generated
+from flowbot.modes.auto_clear import AutoClear
+from flowbot.modes.game_over import game_over_message
+from tests.simulated_game import SimulatedGame
+
+FAST = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0, settle=False)
+
+
+class Clock:
+    """Game time that moves on as the bot looks at the screen and waits (no real waiting)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        """The bot waits: game time passes."""
+        self.now += seconds
+
+
+class TimedGame(SimulatedGame):
+    """The in-process game where every look at the screen costs `per_grab` seconds of game time."""
+
+    def __init__(self, *args, clock: Clock, per_grab: float, **kwargs) -> None:
+        super().__init__(*args, clock=clock, **kwargs)
+        self.clock, self.per_grab = clock, per_grab
+
+    def grab(self, region=None):
+        """What the screen shows, a moment later."""
+        self.clock.now += self.per_grab
+        return super().grab(region)
+
+
+@pytest.fixture
+def trial():
+    """A 5x5 time trial of 5 seconds on a clock the test drives, and its results."""
+    clock = Clock()
+    results: list = []
+    maker = LevelMaker(generated(5, 5, seed=11))
+    session = TrialSession(maker, 5, report=results.append, clock=clock)
+    yield session, clock, results
+    maker.close()
+
+
+@pytest.mark.parametrize("per_grab", [0.05, 0.13, 0.31])
+def test_a_time_trial_is_played_to_its_end_screen_and_stops_cleanly(trial, tmp_path, per_grab):
+    if not ocr.available():
+        pytest.skip("tesseract is not installed")
+    session, clock, results = trial
+    game = TimedGame(None, session=session, clock=clock, per_grab=per_grab)
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    report = loop.run()
+    assert session.over
+    assert report.halt is None and report.failure_image is None, report.summary()
+    assert report.stopped.startswith("the game is over: Time's up!"), report.stopped
+    assert report.cleared == len(report.levels) == session.solved >= 3
+    assert [result.solved for result in results][: session.solved] == [True] * session.solved
+    assert not list(tmp_path.iterdir())  # no failure screenshot
+
+
+def test_a_tuned_run_plays_the_trial_too(trial, tmp_path):
+    if not ocr.available():
+        pytest.skip("tesseract is not installed")
+    session, clock, _ = trial
+    game = TimedGame(None, session=session, clock=clock, per_grab=0.05)
+    loop = AutoClear(game, game, PointerSettings(), None, None, artifacts=tmp_path, sleep=clock.sleep,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    loop.tuner = start_tuner(PointerSettings())
+    report = loop.run()
+    assert report.halt is None and report.stopped.startswith("the game is over"), report.summary()
+    assert report.cleared == len(report.levels) == session.solved >= 3
+    assert report.levels[0].retries == 1  # the game fills no jumps: drawn again cell by cell
+    assert report.pointer.endswith("ended on 'cells, no pauses'")
+
+
+def word(text: str) -> Word:
+    """A word as OCR gives it (the box does not matter here)."""
+    return Word(text, 0, 0, 10, 10, 90.0)
+
+
+@pytest.mark.parametrize(
+    ("texts", "message"),
+    [
+        (
+            ["0%", "Time's", "up!", "12", "levels", "solved", "in", "60", "seconds", "OOO"],
+            "Time's up! 12 levels solved in 60 seconds",
+        ),
+        (["Time", "is", "up"], "Time is up"),
+        (["GAME", "OVER"], "GAME OVER"),
+        (["time", "0:12", "solved", "3"], None),  # the trial's clock line is no end screen
+        (["You", "won!", "Next", "level"], None),
+    ],
+)
+def test_end_screens_are_told_from_other_words(texts, message):
+    assert game_over_message([word(text) for text in texts]) == message

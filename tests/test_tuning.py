@@ -1,0 +1,225 @@
+"""Self-tuning of the pointer settings: the ladder, the tuner's steps, and the live loop tuning itself
+in-process on games that take fast input, fill jumps, or read the pointer once per frame."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from flowbot.act.plan import PointerSettings
+from flowbot.act.tuning import FRAME, LADDER, Rung, Tuner, start_tuner
+from flowbot.cli import _explicit_pointer, build_parser
+from flowbot.game.session import Session
+from flowbot.generate.levels import make_level
+from flowbot.modes.auto_clear import AutoClear
+from flowbot.profiles import Profile, load_profile, save_profile, save_tuned
+from tests.simulated_game import SimulatedGame
+
+
+@pytest.fixture(scope="module")
+def levels():
+    """Three generated levels of growing size."""
+    return [make_level(side, side, side - 1, random.Random(side)).puzzle for side in (5, 6, 7)]
+
+
+# --- the ladder and the tuner ------------------------------------------------------------------------
+
+
+def test_the_ladder_runs_from_jumps_with_no_pauses_to_the_safe_defaults():
+    first, last = LADDER[0].settings, LADDER[-1].settings
+    assert first.jumps and first.move_delay == first.release_pause == first.flow_pause == 0
+    assert not first.settle and last == PointerSettings()
+    assert len({rung.name for rung in LADDER}) == len(LADDER)
+    assert len({rung.settings for rung in LADDER}) == len(LADDER)
+    # A game that reads the pointer once per frame and fills nothing needs cells a frame each: the
+    # rung before the safe defaults.
+    assert not LADDER[-2].settings.jumps and LADDER[-2].settings.move_delay >= FRAME
+
+
+def test_the_tuner_steps_down_one_rung_per_drop_and_keeps_what_worked():
+    kept: list[Rung] = []
+    tuner = Tuner(on_proven=kept.append)
+    assert tuner.rung == LADDER[0] and tuner.probing and tuner.steps_left() == len(LADDER) - 1
+    assert tuner.dropped() and tuner.rung == LADDER[1] and tuner.probing
+    tuner.worked()
+    tuner.worked()  # a second level at the same rung changes nothing
+    assert kept == [LADDER[1]] and not tuner.probing
+    assert tuner.dropped() and tuner.rung == LADDER[2] and tuner.probing  # a later level failed
+    tuner.worked()
+    assert kept == [LADDER[1], LADDER[2]]
+    assert tuner.steps == [
+        f"dropped cells at {LADDER[0].name!r}",
+        f"kept {LADDER[1].name!r}",
+        f"dropped cells at {LADDER[1].name!r}",
+        f"kept {LADDER[2].name!r}",
+    ]
+
+
+def test_at_the_safe_defaults_there_is_nothing_slower():
+    tuner = Tuner(start=len(LADDER) - 1)
+    assert not tuner.probing  # the safe defaults get the full time to show a win
+    assert not tuner.dropped() and tuner.rung == LADDER[-1]
+    with pytest.raises(ValueError):
+        Tuner(start=len(LADDER))
+
+
+def test_what_is_tuned_and_where_it_starts():
+    assert start_tuner(PointerSettings()).rung == LADDER[0]  # the defaults: tune from the top
+    saved = start_tuner(LADDER[2].settings)  # a profile that tuning saved: start there, trusted
+    assert saved.rung == LADDER[2] and saved.proven
+    assert start_tuner(PointerSettings(move_delay=0.004)) is None  # set by hand: left alone
+
+
+@pytest.mark.parametrize(
+    ("argv", "explicit"),
+    [
+        ([], False),
+        (["--profile", "x"], False),
+        (["--move-delay", "0.02"], True),
+        (["--corners-only"], True),
+        (["--no-settle"], True),
+        (["--moves-per-cell", "1"], True),
+    ],
+)
+def test_explicit_pointer_flags_switch_tuning_off(argv, explicit):
+    assert _explicit_pointer(build_parser().parse_args(["auto-clear", *argv])) is explicit
+
+
+def test_tuned_settings_are_saved_in_the_profile_it_came_from(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    save_profile(Profile("my-game", advance="instant", notes="hand notes"), tmp_path / "calibration")
+    profile = load_profile("my-game")
+    path = save_tuned(profile, LADDER[1].settings)
+    assert path.resolve() == tmp_path / "calibration" / "my-game.json"
+    again = load_profile("my-game")
+    assert again.pointer == LADDER[1].settings and again.advance == "instant" and again.notes == "hand notes"
+    assert start_tuner(again.pointer).rung == LADDER[1]
+    assert sorted(p.name for p in (tmp_path / "calibration").iterdir()) == ["my-game.json"]  # no leftovers
+    assert json.loads(path.read_text())["pointer"]["moves_per_cell"] == 1
+
+
+# --- the live loop tuning itself, in-process -------------------------------------------------------------
+
+
+class PerFrameGame:
+    """A SimulatedGame that reads the pointer once per frame: a position counts only when the pointer
+    rests there for a frame (a sleep of at least FRAME), and a release only when a frame passes before
+    the next press (else the game sees the button still held and the press as a drag)."""
+
+    def __init__(self, game: SimulatedGame, frame: float = 0.016) -> None:
+        self.game, self.frame = game, frame
+        self.bounds = game.bounds
+        self.pending: tuple[float, float] | None = None
+        self.held = self.press_pending = self.release_pending = False
+
+    def grab(self, region=None):
+        """What the screen shows (a look takes more than a frame)."""
+        self.sleep(self.frame)
+        return self.game.grab(region)
+
+    def move(self, x: float, y: float) -> None:
+        """The pointer moves; the game sees it at its next frame, if it is still there."""
+        self.pending = (x, y)
+
+    def down(self) -> None:
+        """The button goes down; seen at the next frame."""
+        if self.release_pending:  # no frame since the release: the game never saw it
+            self.release_pending, self.press_pending = False, False
+            return
+        self.press_pending = True
+
+    def up(self) -> None:
+        """The button goes up; seen at the next frame."""
+        if self.press_pending:  # pressed and released within a frame: never seen
+            self.press_pending = False
+            return
+        self.release_pending = self.held
+
+    def sleep(self, seconds: float) -> None:
+        """Time passes: a frame reads the pointer where it rests."""
+        if seconds < self.frame:
+            return
+        if self.pending is not None:
+            self.game.x, self.game.y = self.pending
+            if self.held and not self.release_pending:
+                self.game.move(*self.pending)
+        if self.press_pending:
+            self.game.down()
+            self.held, self.press_pending = True, False
+        elif self.release_pending:
+            self.game.up()
+            self.held, self.release_pending = False, False
+        self.pending = None
+
+
+def loop_for(screen, pointer, sleep, count: int, tmp_path) -> AutoClear:
+    """The live loop with the defaults and self-tuning, quick timeouts."""
+    loop = AutoClear(screen, pointer, PointerSettings(), None, count, artifacts=tmp_path, sleep=sleep,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    loop.tuner = start_tuner(PointerSettings())
+    return loop
+
+
+def game_with(levels, interpolate: bool) -> SimulatedGame:
+    """The bundled game in-process (no dialog: the next level comes by itself), filling jumps or not."""
+    from flowbot.game.look import Variant
+
+    results: list = []
+    game = SimulatedGame(levels, variant=Variant(dialog=False), delay=0.0,
+                         session=Session(levels, report=results.append, interpolate=interpolate))  # fmt: skip
+    game.results = results
+    return game
+
+
+def test_a_game_that_takes_every_event_and_fills_jumps_keeps_the_fastest_rung(levels, tmp_path):
+    game = game_with(levels, interpolate=True)
+    report = loop_for(game, game, lambda s: None, 3, tmp_path).run()
+    assert report.cleared == 3, report.summary()
+    assert [level.retries for level in report.levels] == [0, 0, 0]
+    assert report.pointer == f"kept {LADDER[0].name!r}; ended on {LADDER[0].name!r}"
+    assert len(game.results) >= 2 and all(result.solved for result in game.results)  # the game's verdict
+
+
+def test_a_game_that_drops_jumps_is_drawn_again_cell_by_cell_and_the_level_counts(levels, tmp_path):
+    game = game_with(levels, interpolate=False)
+    report = loop_for(game, game, lambda s: None, 3, tmp_path).run()
+    assert report.cleared == 3, report.summary()
+    assert [level.retries for level in report.levels] == [1, 0, 0]
+    assert report.pointer.endswith(f"ended on {LADDER[1].name!r}")
+    assert len(game.results) >= 2 and all(result.solved for result in game.results)  # the game's verdict
+
+
+@pytest.mark.parametrize(("interpolate", "rung"), [(True, 2), (False, 4)], ids=["fills jumps", "no fill"])
+def test_a_game_that_reads_once_per_frame_is_tuned_down_until_it_takes_the_level(
+    levels, tmp_path, interpolate, rung
+):
+    game = game_with(levels[:2], interpolate=interpolate)
+    polling = PerFrameGame(game)
+    report = loop_for(polling, polling, polling.sleep, 2, tmp_path).run()
+    assert report.cleared == 2, report.summary()
+    assert report.pointer.endswith(f"ended on {LADDER[rung].name!r}"), report.pointer
+    assert report.levels[0].retries == rung and report.levels[1].retries == 0
+    assert game.results and all(result.solved for result in game.results)  # the game's verdict
+
+
+def test_a_later_level_that_fails_steps_back_and_still_counts(levels, tmp_path):
+    game = game_with(levels, interpolate=True)
+    loop = loop_for(game, game, lambda s: None, 3, tmp_path)
+    first = loop.play_level
+
+    def then_stop_filling(number, sighting, report):
+        """From level 2 the game no longer fills jumps (as if another game took over)."""
+        if number == 2:
+            game.session.interpolate = game.session.board.interpolate = False
+        return first(number, sighting, report)
+
+    loop.play_level = then_stop_filling
+    report = loop.run()
+    assert report.cleared == 3, report.summary()
+    assert [level.retries for level in report.levels] == [0, 1, 0]
+    assert report.pointer == (
+        f"kept {LADDER[0].name!r}; dropped cells at {LADDER[0].name!r}; kept {LADDER[1].name!r}; "
+        f"ended on {LADDER[1].name!r}"
+    )
