@@ -134,7 +134,7 @@ def save_tuned(profile: Profile, settings: PointerSettings) -> Path:
 
     if profile.pointer == settings:
         return profile_path(profile.name)
-    return save_profile(replace(profile, pointer=settings), profile_path(profile.name).parent)
+    return save_profile(replace(profile, pointer=settings), profile_path(profile.name).parent, force=True)
 
 
 def _pointer(value: object) -> PointerSettings:
