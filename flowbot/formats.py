@@ -202,19 +202,18 @@ def text_grid_file_text(puzzle: Puzzle, name: str | os.PathLike[str] = "<grid>")
 
 
 def write_puzzle_json(
-    puzzle: Puzzle,
-    path: str | os.PathLike[str],
-    solution_rows: Sequence[str] | None = None,
-    *,
-    replace: bool = True,
+    puzzle: Puzzle, path: str | os.PathLike[str], solution_rows: Sequence[str] | None = None
 ) -> None:
-    """Save a puzzle as flowbot JSON (indent 2, trailing newline) atomically; see `atomic_write_bytes`."""
-    atomic_write_text(path, puzzle_json_text(puzzle, solution_rows), replace=replace)
+    """Save a puzzle as flowbot JSON (indent 2, trailing newline), replacing the file atomically.
+
+    Commands write through `Outputs`, which owns the overwrite rules; this is for tests and tools.
+    """
+    atomic_write_text(path, puzzle_json_text(puzzle, solution_rows))
 
 
-def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str], *, replace: bool = True) -> None:
+def write_text_grid(puzzle: Puzzle, path: str | os.PathLike[str]) -> None:
     """Save a puzzle as a text grid, atomically; names are lost, and labels must be letters or digits."""
-    atomic_write_text(path, text_grid_file_text(puzzle, path), replace=replace)
+    atomic_write_text(path, text_grid_file_text(puzzle, path))
 
 
 # --- writing files ---------------------------------------------------------------------------------
@@ -262,7 +261,7 @@ class Outputs:
         return target
 
     def claim_all(self, paths: Sequence[tuple[str | os.PathLike[str], str]]) -> list[Path]:
-        """Claim every (path, what) pair, or none: the first problem raises before anything is written."""
+        """Claim every (path, what) pair; any problem (the first three named) raises before a write."""
         problems = []
         claimed = []
         for path, what in paths:

@@ -475,6 +475,13 @@ class _StuckSolver:
     def __init__(self, *args, **kwargs):
         self._stop = threading.Event()
         self.interrupted = False
+        self.budgeted = False
+
+    def conf_budget(self, budget):
+        self.budgeted = budget != -1
+
+    def prop_budget(self, budget):
+        pass
 
     def __enter__(self):
         return self
@@ -490,6 +497,8 @@ class _StuckSolver:
 
     def solve_limited(self, expect_interrupt=False):
         assert expect_interrupt, "only an interruptible call can be stopped"
+        if self.budgeted:
+            return None  # the budget runs out: this call is a long one
         self._stop.wait(30)
         return None
 
