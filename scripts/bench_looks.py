@@ -112,6 +112,7 @@ def main() -> int:
     parser.add_argument("--look", action="append", choices=sorted(LOOKS), help="only these looks")
     parser.add_argument("--seed", type=int, default=7, help="seed of the generated levels")
     parser.add_argument("--json", action="store_true", help="one JSON line per look")
+    parser.add_argument("--keep", metavar="DIR", help="keep the failure screenshots in DIR")
     args = parser.parse_args()
     from flowbot.display import VirtualDisplay
 
@@ -124,7 +125,7 @@ def main() -> int:
         # One more level than asked: the game shows level N+1 when the bot stops after N.
         make_levels(levels, args.levels + 1, args.seed)
         for name in names:
-            row = run_look(name, levels, args.levels, work)
+            row = run_look(name, levels, args.levels, Path(args.keep) if args.keep else work)
             rows.append(row)
             if args.json:
                 print(json.dumps(row), flush=True)
