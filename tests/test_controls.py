@@ -140,3 +140,23 @@ def test_missing_cells_names_what_the_game_did_not_take(light):
     # Somewhere else entirely (a board that moved): nothing is taken there.
     moved = geometry.shifted(7, 13)
     assert missing_cells(done, moved, solution, rgb, before)
+
+
+@pytest.mark.parametrize("light", [False, True], ids=["dark", "light"])
+def test_cells_hidden_by_a_button_are_not_judged_but_a_covered_board_is_not_won(light):
+    puzzle = snake_board(random.Random(4), 6, 6, max_walls=0)
+    solution = solve(puzzle).solution
+    before_frame, geometry, rgb = board_picture(puzzle, solution, set(), light)
+    before = centre_colours(before_frame, geometry)
+    done, _, _ = board_picture(puzzle, solution, set(range(len(puzzle.colors))), light)
+    # A grey "Next Level" button over the middle of the won board: two cells out of sight.
+    x, y = (round(v) for v in geometry.center((2, 2)))
+    cv2.rectangle(done, (x - 5, y - 8), (x + 40, y + 8), (200, 200, 200), -1)
+    assert missing_cells(done, geometry, solution, rgb, before) == []
+    # A window over the whole board: nothing can be judged, so nothing counts as taken.
+    covered = done.copy()
+    covered[
+        round(geometry.ys[0]) : round(geometry.ys[-1]), round(geometry.xs[0]) : round(geometry.xs[-1])
+    ] = 128
+    inner = sum(len(path) - 2 for path in solution.paths)
+    assert len(missing_cells(covered, geometry, solution, rgb, before)) == inner

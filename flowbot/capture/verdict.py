@@ -14,6 +14,11 @@ from flowbot.model import Cell, Geometry, Solution
 
 # The centre sample: a square a tenth of a cell across (pipes are about a third of a cell wide).
 SAMPLE = 0.1
+# A cell whose centre moved less than this (CIE76) from its look before drawing is unchanged: the
+# game did not take it. Screen captures of one picture differ by less than 2.
+UNCHANGED = 8.0
+# A pipe's centre is within this of its flow's dot colour (antialiasing and tints stay well inside).
+FLOW_DISTANCE = 25.0
 
 
 def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -45,13 +50,17 @@ def missing_cells(
     """The cells of the solution that do not show their flow yet (endpoints are not judged: a dot may
     hold a glyph or a check mark).
 
+    A cell still empty looks as it did before drawing; a cell that shows neither its flow, nor
+    another flow, nor its old self is hidden by something the game put over the board (a "Next
+    Level" button, a banner): not judged, as long as most of the board can be seen.
+
     frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels
     flow_rgb : each flow's colour as seen on its dots, in the puzzle's colour order
     before : centre_colours of the board before drawing
     """
     now = centre_colours(frame, geometry)
     flows = np.array([_lab(np.array(rgb[::-1], dtype=np.float64)) for rgb in flow_rgb])
-    missing = []
+    missing, hidden = [], []
     for color, path in enumerate(solution.paths):
         for row, col in path[1:-1]:
             seen = now[row, col]
@@ -62,9 +71,16 @@ def missing_cells(
             own = to_flows[color]
             others = np.delete(to_flows, color)
             empty = float(np.linalg.norm(before[row, col] - seen))  # NaN (never seen) compares False
-            if not ((own < empty or np.isnan(empty)) and (others.size == 0 or own < others.min())):
+            if (own < empty or np.isnan(empty)) and (others.size == 0 or own < others.min()):
+                continue
+            near_a_flow = min(own, others.min() if others.size else np.inf) <= FLOW_DISTANCE
+            if empty > UNCHANGED and not near_a_flow:
+                hidden.append((row, col))
+            else:
                 missing.append((row, col))
-    return missing
+    cells = sum(max(0, len(path) - 2) for path in solution.paths)
+    # Most of the board out of sight (a window over it, the board gone): nothing can be judged.
+    return missing + hidden if 2 * len(hidden) > cells else missing
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
