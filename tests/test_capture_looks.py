@@ -134,3 +134,55 @@ def test_no_board_says_what_was_tried(frame):
     assert message.startswith("no board found: ")
     for tried in ("grid lines", "tile gaps", "lattice of dots in a panel"):
         assert tried in message
+
+
+# The bundled game's looks (flowbot game --no-grid --theme light --glyphs --header --board-px),
+# drawn off-screen and read: every combination, at the default window and as a 200 px board at the
+# top-left of a 1280x1000 window.
+GAME_LOOKS = [
+    dict(grid=grid, light=light, glyphs=glyphs, header=header)
+    for grid in (True, False)
+    for light in (False, True)
+    for glyphs in (False, True)
+    for header in (False, True)
+]
+
+
+def _look_id(look: dict) -> str:
+    """A short name for a combination of game looks."""
+    return "-".join(name if on else f"no {name}" for name, on in look.items())
+
+
+@pytest.fixture(scope="module")
+def game_levels():
+    """Generated levels: the sizes a default window shows, and those a 200 px board holds at 20+ px a cell."""
+    from flowbot.generate.levels import make_level
+
+    def make(rows, cols, colours):
+        return make_level(rows, cols, colours, random.Random(rows * 7 + cols)).puzzle
+
+    large = [make(*size) for size in ((5, 5, 5), (8, 10, 8), (12, 12, 11), (14, 14, 14))]
+    small = [make(*size) for size in ((5, 5, 5), (7, 7, 6), (9, 9, 8), (8, 10, 8))]
+    return large, small
+
+
+@pytest.mark.parametrize("small", [False, True], ids=["540x960", "200px board in 1280x1000"])
+@pytest.mark.parametrize("look", GAME_LOOKS, ids=[_look_id(look) for look in GAME_LOOKS])
+def test_every_game_look_reads_exactly(look, small, game_levels, monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from flowbot.game.board import GameBoard
+    from flowbot.game.look import LIGHT_LINES, Look, Theme
+    from flowbot.game.render import Renderer, surface_to_bgr
+
+    pygame.font.init()
+    theme = Theme(grid=look["grid"], light=look["light"], glyphs=look["glyphs"], line_rgb=LIGHT_LINES)
+    if not look["light"]:
+        theme = Theme(grid=look["grid"], glyphs=look["glyphs"])
+    placement = Look(board_px=200 if small else None, header=look["header"])
+    renderer = Renderer(theme, placement)
+    for puzzle in game_levels[1] if small else game_levels[0]:
+        surface = pygame.Surface((1280, 1000) if small else (540, 960))
+        renderer.draw(surface, GameBoard(puzzle), level=3)
+        frame = surface_to_bgr(surface)
+        assert read_puzzle(frame).puzzle.to_rows() == canonical(puzzle.to_rows()), puzzle.size

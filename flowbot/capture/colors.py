@@ -32,6 +32,8 @@ WHITE_LEVEL = 200
 WHITE_SPREAD = 40
 # A ring washed with a glyph's white is at least this much greyer (Lab chroma) than the dot.
 WASHED_CHROMA = 4.0
+# Of a small dot's samples not white from its glyph, this share agree on its colour.
+RIM_AGREEMENT = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,25 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     colour_bgr = np.where(use_outer[:, None], outer[0], colour_bgr)
     colour_lab = np.where(use_outer[:, None], outer[1], colour_lab)
     flat = flat | use_outer
+    # A small dot with a square inside: its corners cross the inner ring at four of eight points and
+    # the outer ring lies on the dot's edge. Sixteen fine samples on the inner ring, 12 of them flat.
+    fine_bgr, fine_lab = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, _ring(RING_RADIUS, 16))
+    fine = _ring_colour(fine_bgr, fine_lab)
+    use_fine = ~flat & fine[2]
+    colour_bgr = np.where(use_fine[:, None], fine[0], colour_bgr)
+    colour_lab = np.where(use_fine[:, None], fine[1], colour_lab)
+    flat = flat | use_fine
+    # Last, a big glyph in a small dot leaves only a thin coloured rim: of all samples, those not
+    # white from the glyph, most of them agreeing.
+    for index in np.flatnonzero(~flat):
+        every_bgr = np.concatenate([inner_bgr[index, :8], outer_bgr[index], fine_bgr[index]])
+        every_lab = np.concatenate([inner_lab[index, :8], outer_lab[index], fine_lab[index]])
+        coloured = ~_whitish(every_bgr)
+        if coloured.sum() < len(coloured) / 3:
+            continue
+        rim = _ring_colour(every_bgr[None, coloured], every_lab[None, coloured], RIM_AGREEMENT)
+        if rim[2][0]:
+            colour_bgr[index], colour_lab[index], flat[index] = rim[0][0], rim[1][0], True
     contrast = np.linalg.norm(corner_lab - colour_lab[:, None], axis=2).min(axis=1)
     # On a dark board, dots are bright (a tint under a pipe is dark); on a light board (light
     # corners) a dot may be dark: black stands in for white there.
@@ -82,9 +103,9 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     return dots
 
 
-def _ring(radius: float) -> list[tuple[float, float]]:
-    """Eight offsets (of a cell) on a circle around a cell's centre."""
-    angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+def _ring(radius: float, count: int = 8) -> list[tuple[float, float]]:
+    """Offsets (of a cell) evenly around a circle about a cell's centre."""
+    angles = np.linspace(0, 2 * np.pi, count, endpoint=False)
     return [(radius * np.cos(angle), radius * np.sin(angle)) for angle in angles]
 
 
@@ -110,17 +131,21 @@ def _samples(frame, centres, size, box_share, offsets) -> tuple[np.ndarray, np.n
     return bgr, _lab(bgr)
 
 
-def _ring_colour(ring_bgr: np.ndarray, ring_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ring_colour(
+    ring_bgr: np.ndarray, ring_lab: np.ndarray, agreement: float = 0.75
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per cell, the ring sample nearest the ring's median (BGR, Lab), and whether the ring is flat.
 
     The ring, not the centre, gives a dot's colour: a finished flow draws a check mark in the middle.
-    Flat: a whole disc of one colour (a pipe through an empty cell covers at most 3 of 8 ring points).
+    Flat: a whole disc of one colour (a pipe through an empty cell covers at most 3 of 8 ring points):
+    three quarters of the ring (or `agreement`) agree.
     """
     rows = np.arange(len(ring_lab))
     spread = np.linalg.norm(ring_lab - np.median(ring_lab, axis=1, keepdims=True), axis=2)
     chosen = np.argmin(spread, axis=1)
     colour_lab, colour_bgr = ring_lab[rows, chosen], ring_bgr[rows, chosen]
-    flat = (np.linalg.norm(ring_lab - colour_lab[:, None], axis=2) <= DOT_FLATNESS).sum(axis=1) >= 6
+    agree = (np.linalg.norm(ring_lab - colour_lab[:, None], axis=2) <= DOT_FLATNESS).sum(axis=1)
+    flat = agree >= agreement * ring_lab.shape[1]
     return colour_bgr, colour_lab, flat
 
 
