@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -171,10 +172,11 @@ COVER = (
 
 
 def start_bot(*options: str) -> subprocess.Popen:
-    """`flowbot auto-clear` as its own process, as a person runs it."""
+    """`flowbot auto-clear` as its own process, as a person runs it (in a scratch folder, where any
+    failure screenshot goes)."""
     return subprocess.Popen(
         [sys.executable, "-m", "flowbot", "auto-clear", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="flowbot-"),
     )  # fmt: skip
 
 
@@ -286,7 +288,8 @@ def test_a_run_that_does_not_reach_its_count_exits_non_zero(display, tmp_path):
     game = start_game(folder, tmp_path)  # one level: after it the pack restarts with the same board
     try:
         completed = subprocess.run(
-            [sys.executable, "-m", "flowbot", "auto-clear", "--count", "2", "--json"],
+            [sys.executable, "-m", "flowbot", "auto-clear", "--count", "2", "--json",
+             "--artifacts", str(tmp_path)],
             capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
     finally:
