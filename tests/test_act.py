@@ -425,3 +425,34 @@ def test_x_clients_connect_without_an_xauthority_file_and_keep_stdout_clean(monk
     with quiet_x_client():
         assert os.environ["XAUTHORITY"] == str(present)  # a readable file is left alone
     assert capsys.readouterr().out == ""
+
+
+def test_the_real_pointer_never_leaves_its_fence_and_never_presses_there():
+    from flowbot.act.pointer import PointerError, PyAutoGuiPointer
+
+    gui = FakeGui()
+    pointer = PyAutoGuiPointer(Region(100, 100, 200, 200), gui=gui)
+    pointer.move(150, 150)
+    with pytest.raises(PointerError, match=r"refusing to move the pointer to \(50, 150\)"):
+        pointer.move(50, 150)
+    assert gui.position == (150, 150) and gui.calls == ["move"]
+
+
+def test_a_window_closed_under_a_drag_releases_the_button_at_the_next_move():
+    from flowbot.act.guard import BoardGoneError
+
+    class WindowGone:
+        def check(self, x=None, y=None):
+            pass
+
+        def check_window(self):
+            raise BoardGoneError("the game's window is gone (closed or hidden); stopped before pressing")
+
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    pointer.guard = WindowGone()
+    pointer.move(10, 10)  # not held: the window's look waits for the press
+    pointer.down()
+    with pytest.raises(BoardGoneError):
+        pointer.move(20, 20)
+    assert not gui.button_down and gui.calls == ["move", "down", "up"]
