@@ -299,18 +299,28 @@ def test_a_run_that_does_not_reach_its_count_exits_non_zero(display, tmp_path):
     assert completed.returncode == 4, completed.stdout + completed.stderr
 
 
-@pytest.mark.parametrize("region, where", [("700,0,300,300", "partly"), ("900,1100,50,50", "wholly")])
-def test_a_region_off_the_screen_is_a_usage_error(display, region, where):
-    completed = subprocess.run(
-        [sys.executable, "-m", "flowbot", "auto-clear", "--count", "1", "--region", region],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+@pytest.mark.parametrize(
+    "region, where, source",
+    [
+        ("700,0,300,300", "partly", "flag"),
+        ("900,1100,50,50", "wholly", "flag"),
+        ("-40,10,300,300", "partly", "profile"),
+    ],
+)
+def test_a_region_off_the_screen_is_a_usage_error(display, tmp_path, region, where, source):
+    command = [sys.executable, "-m", "flowbot", "auto-clear", "--count", "1"]
+    if source == "flag":
+        command += ["--region", region]
+    else:  # the same check for a profile's region
+        (tmp_path / "calibration").mkdir()
+        profile = {"schema_version": 1, "name": "off", "region": [int(v) for v in region.split(",")]}
+        (tmp_path / "calibration" / "off.json").write_text(json.dumps(profile))
+        command += ["--profile", "off"]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path)
     assert completed.returncode == 64, completed.stderr
     assert "Traceback" not in completed.stderr
-    assert (
-        f"region {region}" in completed.stderr
-        and f"{where} off the screen, which is 800x1060" in completed.stderr
-    )
+    assert f"region {region}" in completed.stderr
+    assert f"{where} off the screen, which is 800x1060" in completed.stderr
 
 
 def test_live_commands_work_without_an_xauthority_file(tmp_path):
