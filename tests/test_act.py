@@ -456,3 +456,15 @@ def test_a_window_closed_under_a_drag_releases_the_button_at_the_next_move():
     with pytest.raises(BoardGoneError):
         pointer.move(20, 20)
     assert not gui.button_down and gui.calls == ["move", "down", "up"]
+
+
+def test_the_guard_looks_again_before_calling_a_passing_change_a_lost_board():
+    from flowbot.act.guard import BoardGuard
+
+    before, moved = board_frames(37)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    guard = BoardGuard.arm(ImageScreen([moved, before]), Frame(before), GEOMETRY, dots, windows=None)
+    pauses: list[float] = []
+    guard.sleep = pauses.append
+    guard.check()  # one look caught the game mid-redraw; the next shows the board where it was
+    assert len(pauses) == 1
