@@ -468,3 +468,22 @@ def test_the_guard_looks_again_before_calling_a_passing_change_a_lost_board():
     guard.sleep = pauses.append
     guard.check()  # one look caught the game mid-redraw; the next shows the board where it was
     assert len(pauses) == 1
+
+
+def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_win(tmp_path):
+    import random
+
+    from flowbot.generate.levels import make_level
+    from flowbot.modes.auto_clear import AutoClear
+    from tests.simulated_game import SimulatedGame
+
+    game = SimulatedGame([make_level(5, 5, 4, random.Random(2)).puzzle] * 2)
+    game.guard = None  # a pointer that carries a guard: the loop arms it
+    fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
+    answers = iter([False, True, True])  # the game shows its win too late for the first look
+    loop._verified = lambda geometry, puzzle: next(answers)
+    report = loop.run()
+    assert report.cleared == 1 and report.halt is None, report.summary()
+    assert report.levels[0].retries == 1
+    assert game.presses == 4  # the retry pressed nothing: the win dialog covered the board

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flowbot.act.guard import BoardGuard, Windows
+from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.capture.buttons import find_next_button
@@ -184,7 +184,15 @@ class AutoClear:
         for attempt in range(2):
             started = time.perf_counter()
             if not self.dry_run:
-                draw_strokes(self.pointer, strokes, self.settings, lambda: self.stop_requested, self.sleep)
+                try:
+                    draw_strokes(
+                        self.pointer, strokes, self.settings, lambda: self.stop_requested, self.sleep
+                    )
+                except BoardGoneError:
+                    # Before the retry the board may have changed because the game took the level late
+                    # (its win dialog now covers the board): look for the win once more before stopping.
+                    if attempt == 0 or not self._verified(geometry, puzzle):
+                        raise
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
