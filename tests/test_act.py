@@ -428,3 +428,65 @@ def test_x_clients_connect_without_an_xauthority_file_and_keep_stdout_clean(monk
     with quiet_x_client():
         assert os.environ["XAUTHORITY"] == str(present)  # a readable file is left alone
     assert capsys.readouterr().out == ""
+
+
+def test_the_real_pointer_never_leaves_its_fence_and_never_presses_there():
+    from flowbot.act.pointer import PointerError, PyAutoGuiPointer
+
+    gui = FakeGui()
+    pointer = PyAutoGuiPointer(Region(100, 100, 200, 200), gui=gui)
+    pointer.move(150, 150)
+    with pytest.raises(PointerError, match=r"refusing to move the pointer to \(50, 150\)"):
+        pointer.move(50, 150)
+    assert gui.position == (150, 150) and gui.calls == ["move"]
+
+
+def test_a_window_closed_under_a_drag_releases_the_button_at_the_next_move():
+    from flowbot.act.guard import BoardGoneError
+
+    class WindowGone:
+        def check(self, x=None, y=None):
+            pass
+
+        def check_window(self):
+            raise BoardGoneError("the game's window is gone (closed or hidden); stopped before pressing")
+
+    gui = FakeGui()
+    pointer = fake_pointer(gui)
+    pointer.guard = WindowGone()
+    pointer.move(10, 10)  # not held: the window's look waits for the press
+    pointer.down()
+    with pytest.raises(BoardGoneError):
+        pointer.move(20, 20)
+    assert not gui.button_down and gui.calls == ["move", "down", "up"]
+
+
+def test_the_guard_looks_again_before_calling_a_passing_change_a_lost_board():
+    from flowbot.act.guard import BoardGuard
+
+    before, moved = board_frames(37)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    guard = BoardGuard.arm(ImageScreen([moved, before]), Frame(before), GEOMETRY, dots, windows=None)
+    pauses: list[float] = []
+    guard.sleep = pauses.append
+    guard.check()  # one look caught the game mid-redraw; the next shows the board where it was
+    assert len(pauses) == 1
+
+
+def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_win(tmp_path):
+    import random
+
+    from flowbot.generate.levels import make_level
+    from flowbot.modes.auto_clear import AutoClear
+    from tests.simulated_game import SimulatedGame
+
+    game = SimulatedGame([make_level(5, 5, 4, random.Random(2)).puzzle] * 2)
+    game.guard = None  # a pointer that carries a guard: the loop arms it
+    fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
+    answers = iter([False, True, True])  # the game shows its win too late for the first look
+    loop._verified = lambda geometry, puzzle: next(answers)
+    report = loop.run()
+    assert report.cleared == 1 and report.halt is None, report.summary()
+    assert report.levels[0].retries == 1
+    assert game.presses == 4  # the retry pressed nothing: the win dialog covered the board

@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -171,10 +172,11 @@ COVER = (
 
 
 def start_bot(*options: str) -> subprocess.Popen:
-    """`flowbot auto-clear` as its own process, as a person runs it."""
+    """`flowbot auto-clear` as its own process, as a person runs it (in a scratch folder, where any
+    failure screenshot goes)."""
     return subprocess.Popen(
         [sys.executable, "-m", "flowbot", "auto-clear", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="flowbot-"),
     )  # fmt: skip
 
 
@@ -286,7 +288,8 @@ def test_a_run_that_does_not_reach_its_count_exits_non_zero(display, tmp_path):
     game = start_game(folder, tmp_path)  # one level: after it the pack restarts with the same board
     try:
         completed = subprocess.run(
-            [sys.executable, "-m", "flowbot", "auto-clear", "--count", "2", "--json"],
+            [sys.executable, "-m", "flowbot", "auto-clear", "--count", "2", "--json",
+             "--artifacts", str(tmp_path)],
             capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
     finally:
@@ -296,18 +299,28 @@ def test_a_run_that_does_not_reach_its_count_exits_non_zero(display, tmp_path):
     assert completed.returncode == 4, completed.stdout + completed.stderr
 
 
-@pytest.mark.parametrize("region, where", [("700,0,300,300", "partly"), ("900,1100,50,50", "wholly")])
-def test_a_region_off_the_screen_is_a_usage_error(display, region, where):
-    completed = subprocess.run(
-        [sys.executable, "-m", "flowbot", "auto-clear", "--count", "1", "--region", region],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+@pytest.mark.parametrize(
+    "region, where, source",
+    [
+        ("700,0,300,300", "partly", "flag"),
+        ("900,1100,50,50", "wholly", "flag"),
+        ("-40,10,300,300", "partly", "profile"),
+    ],
+)
+def test_a_region_off_the_screen_is_a_usage_error(display, tmp_path, region, where, source):
+    command = [sys.executable, "-m", "flowbot", "auto-clear", "--count", "1"]
+    if source == "flag":
+        command += ["--region", region]
+    else:  # the same check for a profile's region
+        (tmp_path / "calibration").mkdir()
+        profile = {"schema_version": 1, "name": "off", "region": [int(v) for v in region.split(",")]}
+        (tmp_path / "calibration" / "off.json").write_text(json.dumps(profile))
+        command += ["--profile", "off"]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path)
     assert completed.returncode == 64, completed.stderr
     assert "Traceback" not in completed.stderr
-    assert (
-        f"region {region}" in completed.stderr
-        and f"{where} off the screen, which is 800x1060" in completed.stderr
-    )
+    assert f"region {region}" in completed.stderr
+    assert f"{where} off the screen, which is 800x1060" in completed.stderr
 
 
 def test_live_commands_work_without_an_xauthority_file(tmp_path):

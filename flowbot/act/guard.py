@@ -3,7 +3,8 @@ covered game window stops the run instead of letting the bot press on whatever t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -17,6 +18,8 @@ from flowbot.model import Cell, Geometry
 # wide enough for antialiasing and a game's faint highlight, far narrower than another colour.
 COLOUR_TOLERANCE = 48
 STOPPED = "stopped before pressing"
+LOOKS = 3  # a board that still looks different after this many looks is gone
+RELOOK_PAUSE = 0.15  # seconds between looks
 
 
 class BoardGoneError(StopRun):
@@ -58,6 +61,7 @@ class BoardGuard:
         self, screen: Screen, spots: list[Spot], board: Region, windows: Windows | None, radius: int
     ) -> None:
         self.screen, self.spots, self.board, self.windows, self.radius = screen, spots, board, windows, radius
+        self.sleep: Callable[[float], None] = time.sleep
         self.window: Window | None = self._window_under(board) if windows is not None else None
 
     @classmethod
@@ -81,19 +85,26 @@ class BoardGuard:
             raise BoardGoneError(f"({x:.0f}, {y:.0f}) is outside the game's window; {STOPPED}")
         if not self.spots:
             return
-        area = _bounding(self.spots, self.radius)
-        frame = self.screen.grab(area)
-        changed = [
+        for look in range(LOOKS):
+            changed = self._changed_spots()
+            if not changed:
+                return
+            if look < LOOKS - 1:  # a game redrawing, or a capture mid-update: look again before giving up
+                self.sleep(RELOOK_PAUSE)
+        raise BoardGoneError(
+            f"the game's board is no longer where it was (window closed, moved or covered): "
+            f"{len(changed)} of {len(self.spots)} dots look different; {STOPPED}"
+        )
+
+    def _changed_spots(self) -> list[Spot]:
+        """The dots whose centre no longer shows the colour read."""
+        frame = self.screen.grab(_bounding(self.spots, self.radius))
+        return [
             spot
             for spot in self.spots
             if _distance(_mean(frame.pixels, spot.x - frame.left, spot.y - frame.top, self.radius), spot.bgr)
             > COLOUR_TOLERANCE
         ]
-        if changed:
-            raise BoardGoneError(
-                f"the game's board is no longer where it was (window closed, moved or covered): "
-                f"{len(changed)} of {len(self.spots)} dots look different; {STOPPED}"
-            )
 
     def check_window(self) -> None:
         """The cheap half of `check`, also run while the button is held: the game's window is still

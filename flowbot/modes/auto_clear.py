@@ -316,8 +316,16 @@ class AutoClear:
         attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
         for attempt in range(attempts):
             started = time.perf_counter()
+            gone: BoardGoneError | None = None
             if not self.dry_run:
-                draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep)
+                try:
+                    draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep)
+                except BoardGoneError as error:
+                    # Before a retry the board may have changed because the game took the level late
+                    # (its win dialog now covers the board): look for the win once more before stopping.
+                    if attempt == 0:
+                        raise
+                    gone = error
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
@@ -339,6 +347,8 @@ class AutoClear:
                     self.tuner.worked()
                 self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+            if gone is not None:
+                raise gone
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
             moved = self._found_again(sighting)
             if moved is None and not self._still_undrawn(sighting, solution, before):

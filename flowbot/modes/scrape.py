@@ -138,8 +138,8 @@ def run_scrape(
     err: TextIO,
 ) -> int:
     """Scrape from the real screen with the real mouse; print the summary; return the exit code."""
-    from flowbot.act.pointer import PyAutoGuiPointer
-    from flowbot.capture.screen import MssScreen
+    from flowbot.act.pointer import PyAutoGuiPointer, stop_signals
+    from flowbot.capture.screen import MssScreen, X11Windows
 
     if pack is None and out_dir is None:
         raise UsageError("name the pack (--pack NAME) or the folder to fill (--out DIR)")
@@ -148,22 +148,32 @@ def run_scrape(
     pack = pack or Path(out_dir).resolve().name
     folder = PackFolder.open(Path(out_dir) if out_dir else Path("captured_puzzles") / pack, pack, resume)
     screen = MssScreen()
+    windows = None
     try:
         region = region or (profile.region if profile else None)
-        loop = AutoClear(
-            screen, PyAutoGuiPointer(region or screen.bounds), settings, region, artifacts=folder.path
-        )
+        screen.check_region(region)
+        windows = X11Windows.open()
+        pointer = PyAutoGuiPointer(region or screen.bounds)
+        loop = AutoClear(screen, pointer, settings, region, artifacts=folder.path, windows=windows)
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (
                 profile.advance,
                 profile.next_button,
                 profile.arrow_button,
             )
-        summary = scrape(loop, folder, count, keep_images, Progress(count or 0, "scrape", err))
+        with stop_signals(lambda signum: setattr(loop, "stop_requested", True)) as signals:
+            summary = scrape(loop, folder, count, keep_images, Progress(count or 0, "scrape", err))
     finally:
         screen.close()
+        if windows is not None:
+            windows.close()
+    if signals.received is not None:
+        summary.stopped = str(signals.error())
     out.write(summary.text() + "\n")
-    return 0 if summary.failed == 0 and summary.saved else AutoClearError.exit_code
+    if signals.received is not None:
+        raise signals.error()  # after the summary: the CLI adds its one line and exits 128 + the signal
+    short = count is not None and len(summary.saved) < count
+    return 0 if summary.failed == 0 and summary.saved and not short else AutoClearError.exit_code
 
 
 def scrape(
