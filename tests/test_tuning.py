@@ -223,3 +223,19 @@ def test_a_later_level_that_fails_steps_back_and_still_counts(levels, tmp_path):
         f"kept {LADDER[0].name!r}; dropped cells at {LADDER[0].name!r}; kept {LADDER[1].name!r}; "
         f"ended on {LADDER[1].name!r}"
     )
+
+
+@pytest.mark.parametrize("name", ["text button", "win banner", "light", "small board"])
+def test_tuned_defaults_clear_the_looks_of_the_bundled_game(name, levels, tmp_path):
+    """A won board under a button, pushed down by a banner, on a light page, small on a big screen."""
+    from flowbot.capture import ocr
+    from tests.test_auto_clear_looks import LOOKS, NEEDS_OCR
+
+    if name in NEEDS_OCR and not ocr.available():
+        pytest.skip("tesseract is not installed")
+    variant, size = LOOKS[name]
+    game = SimulatedGame(levels, size=size, variant=variant)
+    report = loop_for(game, game, lambda s: None, 3, tmp_path).run()
+    assert report.cleared == 3, report.summary()
+    assert [result.solved for result in game.results] == [True, True]
+    assert report.pointer.endswith(f"ended on {LADDER[1].name!r}")  # the game fills no jumps

@@ -16,7 +16,7 @@ import numpy as np
 from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
-from flowbot.act.tuning import PROBE_TIMEOUT, Tuner, same_level_showing
+from flowbot.act.tuning import PROBE_TIMEOUT, Tuner, same_level_showing, undrawn
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import read_words
@@ -326,12 +326,10 @@ class AutoClear:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             started = time.perf_counter()
             probing = self.tuner is not None and self.tuner.probing
-            # A fast try gets a short look, and no OCR while its level still shows (see below).
-            look = PROBE_TIMEOUT if probing else None
-            missing = self.verdict(sighting, solution, before, look, words=not probing)
+            missing = self.verdict(sighting, solution, before, PROBE_TIMEOUT if probing else None)
             if not missing and self.tuner is not None:
-                # A fast try counts only when the level is seen gone or drawn, not on a misread.
-                missing = self._still_undrawn(sighting, solution, before)
+                # A fast try counts only when the level is seen gone, drawn or won, not on a misread.
+                missing = self._not_taken(sighting, solution, before)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
             if not missing:
@@ -341,17 +339,10 @@ class AutoClear:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
             moved = self._found_again(sighting)
-            if moved is None and not self._still_undrawn(sighting, solution, before):
-                # The level is gone: the game may be over, or (after a fast try) say it was won.
-                words = read_words(self.screen.grab(self._window(geometry)).pixels)
-                over = game_over_message(words)
+            if moved is None and not self._dots_in_place(sighting, before)[0]:
+                over = self._game_over(geometry)  # the level is gone: perhaps the game is over
                 if over is not None:
-                    raise GameOver(f"the game is over: {over}")
-                if probing and says_won(words):
-                    self.tuner.worked()
-                    self._dialog_seen = True
-                    self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
-                    return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+                    raise GameOver(over)
             if self.tuner is not None and self.tuner.dropped():
                 # Too fast for this game: one rung slower.
                 settings = self.tuner.settings
@@ -489,16 +480,11 @@ class AutoClear:
         return len(missing) <= cells // 2
 
     def verdict(
-        self,
-        sighting: Sighting,
-        solution: Solution,
-        before: np.ndarray,
-        timeout: float | None = None,
-        words: bool = True,
+        self, sighting: Sighting, solution: Solution, before: np.ndarray, timeout: float | None = None
     ) -> list[Cell]:
         """After drawing: [] when the game took the level (the board, wherever it is now, shows every
         flow; a win dialog or message; or a new level already), else the cells still not taken after
-        `timeout` seconds (default: verify_timeout). Without `words`, no look for a win message (OCR)."""
+        `timeout` seconds (default: verify_timeout)."""
         deadline = time.monotonic() + (self.verify_timeout if timeout is None else timeout)
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
@@ -506,7 +492,7 @@ class AutoClear:
         cells = len(missing)
         self._dialog_seen = False
         window = self._window(sighting.geometry)
-        looked_for_words = not words
+        looked_for_words = False
         while True:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
@@ -547,15 +533,26 @@ class AutoClear:
                 return missing
             self.sleep(POLL)
 
-    def _still_undrawn(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
-        """The level's cells not drawn when its dots still show where they were (the level is still
-        there, whatever the verdict read into a half-drawn board), else []."""
+    def _dots_in_place(self, sighting: Sighting, before: np.ndarray) -> tuple[bool, Frame]:
+        """Whether the level's dots still show where they were before drawing (the level is still
+        there), and the frame looked at."""
         frame = self.screen.grab(self.region)
         old = sighting.geometry.shifted(-frame.left, -frame.top)
         dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
-        if not same_level_showing(centre_colours(frame.pixels, old), before, dots):
+        return same_level_showing(centre_colours(frame.pixels, old), before, dots), frame
+
+    def _not_taken(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
+        """The level's cells not drawn (empty, or another flow's) while its dots still show where they
+        were (the level is still there, whatever the verdict read into a half-drawn board), else []."""
+        in_place, frame = self._dots_in_place(sighting, before)
+        if not in_place:
             return []
-        return missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
+        old = sighting.geometry.shifted(-frame.left, -frame.top)
+        missing = missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
+        owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
+        now = centre_colours(frame.pixels, old)
+        # Cells under a button or a message over a won board do not count; empty or wrong ones do.
+        return undrawn(now, before, sighting.reading.seen_rgb, owner, missing)
 
     def _game_over(self, geometry: Geometry | None) -> str | None:
         """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a
