@@ -33,12 +33,13 @@ class Rung:
 
 
 def _fast(jumps: bool, pause: float) -> PointerSettings:
-    """One point per cell or turn, `pause` after each move and between flows, no settle nudge."""
+    """One point per cell or turn, `pause` after each move, before releasing (the last point is held
+    twice as long) and between flows, no settle nudge."""
     return PointerSettings(
         moves_per_cell=1,
         corners_only=jumps,
         move_delay=pause,
-        release_pause=0.0,
+        release_pause=pause,
         flow_pause=pause,
         settle=False,
     )

@@ -326,7 +326,9 @@ class AutoClear:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             started = time.perf_counter()
             probing = self.tuner is not None and self.tuner.probing
-            missing = self.verdict(sighting, solution, before, PROBE_TIMEOUT if probing else None)
+            # A fast try gets a short look, and no OCR while its level still shows (see below).
+            look = PROBE_TIMEOUT if probing else None
+            missing = self.verdict(sighting, solution, before, look, words=not probing)
             if not missing and self.tuner is not None:
                 # A fast try counts only when the level is seen gone, drawn or won, not on a misread.
                 missing = self._not_taken(sighting, solution, before)
@@ -340,9 +342,16 @@ class AutoClear:
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
             moved = self._found_again(sighting)
             if moved is None and not self._dots_in_place(sighting, before)[0]:
-                over = self._game_over(geometry)  # the level is gone: perhaps the game is over
+                # The level is gone: the game may be over, or (after a fast try) say it was won.
+                words = read_words(self.screen.grab(self._window(geometry)).pixels)
+                over = game_over_message(words)
                 if over is not None:
-                    raise GameOver(over)
+                    raise GameOver(f"the game is over: {over}")
+                if probing and says_won(words):
+                    self.tuner.worked()
+                    self._dialog_seen = True
+                    self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
+                    return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             if self.tuner is not None and self.tuner.dropped():
                 # Too fast for this game: one rung slower.
                 settings = self.tuner.settings
@@ -480,11 +489,16 @@ class AutoClear:
         return len(missing) <= cells // 2
 
     def verdict(
-        self, sighting: Sighting, solution: Solution, before: np.ndarray, timeout: float | None = None
+        self,
+        sighting: Sighting,
+        solution: Solution,
+        before: np.ndarray,
+        timeout: float | None = None,
+        words: bool = True,
     ) -> list[Cell]:
         """After drawing: [] when the game took the level (the board, wherever it is now, shows every
         flow; a win dialog or message; or a new level already), else the cells still not taken after
-        `timeout` seconds (default: verify_timeout)."""
+        `timeout` seconds (default: verify_timeout). Without `words`, no look for a win message (OCR)."""
         deadline = time.monotonic() + (self.verify_timeout if timeout is None else timeout)
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
@@ -492,7 +506,7 @@ class AutoClear:
         cells = len(missing)
         self._dialog_seen = False
         window = self._window(sighting.geometry)
-        looked_for_words = False
+        looked_for_words = not words
         while True:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
