@@ -374,7 +374,8 @@ class AutoClear:
         )
         cells = "; ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise AutoClearError(
-            f"level {number} ({puzzle.size}) was drawn twice but the game did not take it: "
+            f"level {number} ({puzzle.size}) was drawn {'twice' if attempts == 2 else f'{attempts} times'} "
+            "but the game did not take it: "
             f"{len(missing)} cell(s) still empty ({cells})"
         )
 
