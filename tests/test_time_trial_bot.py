@@ -3,6 +3,12 @@ is a level cleared, and the end screen ("Time's up!") ends the run cleanly with 
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+
 import pytest
 
 from flowbot.act.plan import PointerSettings
@@ -107,3 +113,49 @@ def word(text: str) -> Word:
 )
 def test_end_screens_are_told_from_other_words(texts, message):
     assert game_over_message([word(text) for text in texts]) == message
+
+
+# --- live, on a virtual display: the real game window, mss and pyautogui ----------------------------
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+@pytest.mark.parametrize(
+    "game_options",
+    [("--sample-per-frame", "--interpolate"), ("--sample-per-frame",)],
+    ids=["fills jumps", "no fill"],
+)
+def test_auto_clear_defaults_play_a_short_live_time_trial(tmp_path, game_options):
+    """A 10-second trial: every level the bot counts is one the game counts, and the end screen ends
+    the run with exit 0, on a game that reads the pointer once per frame, filling jumps or not."""
+    if not ocr.available():
+        pytest.skip("tesseract is not installed")
+    from flowbot.display import VirtualDisplay
+
+    results = tmp_path / "results.jsonl"
+    env = {key: value for key, value in os.environ.items() if key != "SDL_VIDEODRIVER"}
+    env["SDL_VIDEO_WINDOW_POS"] = "0,0"
+    with VirtualDisplay(640, 1024):
+        env.update({key: os.environ[key] for key in ("DISPLAY", "XAUTHORITY") if key in os.environ})
+        game = subprocess.Popen(
+            [sys.executable, "-m", "flowbot", "game", "--time-trial", "10", "--board", "5x5", "--seed", "4",
+             "--results", str(results), "--size", "540x960", *game_options],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert game.stdout.readline().strip() == "game ready", game.stderr.read()
+            bot = subprocess.run(
+                [sys.executable, "-m", "flowbot", "auto-clear", "--json", "--artifacts", str(tmp_path)],
+                capture_output=True, text=True, timeout=90, check=False,
+            )  # fmt: skip
+        finally:
+            game.terminate()
+            game.wait(timeout=10)
+    assert bot.returncode == 0, bot.stdout + bot.stderr
+    figures = json.loads(bot.stdout.strip().splitlines()[-1])
+    assert figures["stopped"].startswith("the game is over: Time's up!"), figures
+    solved = [json.loads(line)["solved"] for line in results.read_text().splitlines()]
+    # Every level the bot counts, the game counts; a level won as time ran out may be the game's alone.
+    assert figures["cleared"] == figures["levels"] >= 1, figures
+    assert sum(solved) - 1 <= figures["cleared"] <= sum(solved), (figures, solved)
+    assert set(figures["timing_ms_median"]) == {"capture", "read", "solve", "plan", "draw", "verify", "next"}
+    assert "ended on" in figures["pointer"]

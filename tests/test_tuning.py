@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 from flowbot.act.plan import PointerSettings
-from flowbot.act.tuning import FRAME, LADDER, Rung, Tuner, start_tuner
+from flowbot.act.tuning import FRAME, LADDER, Rung, Tuner, _lab, same_level_showing, start_tuner, undrawn
 from flowbot.cli import _explicit_pointer, build_parser
 from flowbot.game.session import Session
 from flowbot.generate.levels import make_level
@@ -223,3 +224,56 @@ def test_a_later_level_that_fails_steps_back_and_still_counts(levels, tmp_path):
         f"kept {LADDER[0].name!r}; dropped cells at {LADDER[0].name!r}; kept {LADDER[1].name!r}; "
         f"ended on {LADDER[1].name!r}"
     )
+
+
+@pytest.mark.parametrize("name", ["text button", "win banner", "light", "small board"])
+def test_tuned_defaults_clear_the_looks_of_the_bundled_game(name, levels, tmp_path):
+    """A won board under a button, pushed down by a banner, on a light page, small on a big screen."""
+    from flowbot.capture import ocr
+    from tests.test_auto_clear_looks import LOOKS, NEEDS_OCR
+
+    if name in NEEDS_OCR and not ocr.available():
+        pytest.skip("tesseract is not installed")
+    variant, size = LOOKS[name]
+    game = SimulatedGame(levels, size=size, variant=variant)
+    report = loop_for(game, game, lambda s: None, 3, tmp_path).run()
+    assert report.cleared == 3, report.summary()
+    assert [result.solved for result in game.results] == [True, True]
+    assert report.pointer.endswith(f"ended on {LADDER[1].name!r}")  # the game fills no jumps
+
+
+# --- telling a level not taken from a level won under something ------------------------------------------
+
+
+def lab_board(rows: int, cols: int, fill) -> np.ndarray:
+    """A (rows, cols, 3) Lab board of one colour."""
+    board = np.empty((rows, cols, 3))
+    board[:, :] = fill
+    return board
+
+
+def test_the_same_level_shows_while_most_of_its_dots_keep_their_colour():
+    before = lab_board(3, 3, (10.0, 0.0, 0.0))
+    dots = [(0, 0), (0, 2), (2, 0), (2, 2)]
+    for row, col in dots:
+        before[row, col] = (50.0, 60.0, 40.0)
+    now = before.copy()
+    now[1, 1] = (50.0, -40.0, 30.0)  # a pipe drawn: not a dot
+    assert same_level_showing(now, before, dots)
+    now[0, 0] = (90.0, 0.0, 0.0)  # one dot covered of four: still the level
+    assert same_level_showing(now, before, dots)
+    now[2, 2] = now[0, 2] = (10.0, 0.0, 0.0)  # most dots gone: another level, or something over it
+    assert not same_level_showing(now, before, dots)
+    assert not same_level_showing(now, before, [])
+
+
+def test_cells_not_taken_are_empty_or_another_flows_not_covered():
+    red, green = (230, 40, 40), (40, 200, 60)
+    before = lab_board(1, 4, (5.0, 0.0, 0.0))
+    now = before.copy()
+    now[0, 1] = _lab(green)  # red's cell showing green: a pipe drawn wrong
+    now[0, 2] = (85.0, 0.0, 2.0)  # light grey: a button over a won board
+    now[0, 3] = np.nan  # off the frame
+    owner = {(0, 0): 0, (0, 1): 0, (0, 2): 0, (0, 3): 1}
+    cells = [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert undrawn(now, before, (red, green), owner, cells) == [(0, 0), (0, 1)]

@@ -20,6 +20,8 @@ PROBE_TIMEOUT = 0.5
 SAME_DOT = 15.0
 # The share of a level's dots that must look the same for the level to be still showing.
 SAME_LEVEL = 0.75
+# Lab distance within which a cell's centre shows another flow's colour (a pipe drawn wrong).
+OTHER_FLOW = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +33,13 @@ class Rung:
 
 
 def _fast(jumps: bool, pause: float) -> PointerSettings:
-    """One point per cell or turn, `pause` after each move and between flows, no settle nudge."""
+    """One point per cell or turn, `pause` after each move, before releasing (the last point is held
+    twice as long) and between flows, no settle nudge."""
     return PointerSettings(
         moves_per_cell=1,
         corners_only=jumps,
         move_delay=pause,
-        release_pause=0.0,
+        release_pause=pause,
         flow_pause=pause,
         settle=False,
     )
@@ -144,3 +147,39 @@ def same_level_showing(now: np.ndarray, before: np.ndarray, dots: list[Cell]) ->
         and float(np.linalg.norm(now[row, col] - before[row, col])) < SAME_DOT
     )
     return same >= SAME_LEVEL * len(dots)
+
+
+def undrawn(
+    now: np.ndarray,
+    before: np.ndarray,
+    flow_rgb: tuple[tuple[int, int, int], ...],
+    owner: dict[Cell, int],
+    cells: list[Cell],
+) -> list[Cell]:
+    """Of cells that do not show their own flow, those the game did not take: still looking as before
+    drawing (empty) or showing another flow's colour. Cells merely covered (a button or a message over
+    a won board) are left out.
+
+    now, before : centre_colours of the board (rows, cols, 3), Lab; owner : each cell's flow
+    """
+    flows = [_lab(rgb) for rgb in flow_rgb]
+    kept = []
+    for row, col in cells:
+        seen = now[row, col]
+        if np.isnan(seen).any():
+            continue
+        if float(np.linalg.norm(seen - before[row, col])) < SAME_DOT or any(
+            float(np.linalg.norm(seen - lab)) < OTHER_FLOW
+            for color, lab in enumerate(flows)
+            if color != owner.get((row, col))
+        ):
+            kept.append((row, col))
+    return kept
+
+
+def _lab(rgb: tuple[int, int, int]) -> np.ndarray:
+    """CIE Lab (L 0-100) of an RGB colour, as the verdict measures cells."""
+    import cv2
+
+    pixel = np.array([[rgb[::-1]]], dtype=np.float32) / 255.0
+    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)

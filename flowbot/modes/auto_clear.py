@@ -16,7 +16,7 @@ import numpy as np
 from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
-from flowbot.act.tuning import PROBE_TIMEOUT, Tuner, same_level_showing
+from flowbot.act.tuning import PROBE_TIMEOUT, Tuner, same_level_showing, undrawn
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import read_words
@@ -338,8 +338,8 @@ class AutoClear:
             look = PROBE_TIMEOUT if probing else None
             missing = self.verdict(sighting, solution, before, look, words=not probing)
             if not missing and self.tuner is not None:
-                # A fast try counts only when the level is seen gone or drawn, not on a misread.
-                missing = self._still_undrawn(sighting, solution, before)
+                # A fast try counts only when the level is seen gone, drawn or won, not on a misread.
+                missing = self._not_taken(sighting, solution, before)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
             if not missing:
@@ -351,7 +351,7 @@ class AutoClear:
                 raise gone
             log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
             moved = self._found_again(sighting)
-            if moved is None and not self._still_undrawn(sighting, solution, before):
+            if moved is None and not self._dots_in_place(sighting, before)[0]:
                 # The level is gone: the game may be over, or (after a fast try) say it was won.
                 words = read_words(self.screen.grab(self._window(geometry)).pixels)
                 over = game_over_message(words)
@@ -384,7 +384,8 @@ class AutoClear:
         )
         cells = "; ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise AutoClearError(
-            f"level {number} ({puzzle.size}) was drawn twice but the game did not take it: "
+            f"level {number} ({puzzle.size}) was drawn {'twice' if attempts == 2 else f'{attempts} times'} "
+            "but the game did not take it: "
             f"{len(missing)} cell(s) still empty ({cells})"
         )
 
@@ -557,15 +558,26 @@ class AutoClear:
                 return missing
             self.sleep(POLL)
 
-    def _still_undrawn(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
-        """The level's cells not drawn when its dots still show where they were (the level is still
-        there, whatever the verdict read into a half-drawn board), else []."""
+    def _dots_in_place(self, sighting: Sighting, before: np.ndarray) -> tuple[bool, Frame]:
+        """Whether the level's dots still show where they were before drawing (the level is still
+        there), and the frame looked at."""
         frame = self.screen.grab(self.region)
         old = sighting.geometry.shifted(-frame.left, -frame.top)
         dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
-        if not same_level_showing(centre_colours(frame.pixels, old), before, dots):
+        return same_level_showing(centre_colours(frame.pixels, old), before, dots), frame
+
+    def _not_taken(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
+        """The level's cells not drawn (empty, or another flow's) while its dots still show where they
+        were (the level is still there, whatever the verdict read into a half-drawn board), else []."""
+        in_place, frame = self._dots_in_place(sighting, before)
+        if not in_place:
             return []
-        return missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
+        old = sighting.geometry.shifted(-frame.left, -frame.top)
+        missing = missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
+        owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
+        now = centre_colours(frame.pixels, old)
+        # Cells under a button or a message over a won board do not count; empty or wrong ones do.
+        return undrawn(now, before, sighting.reading.seen_rgb, owner, missing)
 
     def _game_over(self, geometry: Geometry | None) -> str | None:
         """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a

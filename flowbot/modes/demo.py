@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -22,7 +23,7 @@ from flowbot.errors import FlowbotError
 from flowbot.formats import Outputs
 from flowbot.progress import Progress
 
-# The bundled game's profile: it handles every queued mouse event, so it takes fast drags.
+# The bundled game's profile: it handles every queued mouse event, so it takes drags with no pauses.
 BUNDLED_PROFILE = "flowbot-game"
 WINDOW = (540, 960)
 DEMO_PACK = "demo"
@@ -75,10 +76,13 @@ def run_demo(
         _write_gif(frames, record, outputs)
         out.write(f"recording of the run: {record}\n")
     if as_json:
+        draws = [level.timing.draw_s for level in report.levels]
         record_line = {
             "levels": wanted,
             "solved_by_game": solved,
             "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
+            "draw_s_median": round(statistics.median(draws), 3) if draws else 0.0,
+            "draw_s_total": round(sum(draws), 3),
             "seconds": round(seconds, 2),
         }
         out.write(json.dumps(record_line) + "\n")
