@@ -484,8 +484,9 @@ def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_
     game.guard = None  # a pointer that carries a guard: the loop arms it
     fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
     loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
-    answers = iter([False, True, True])  # the game shows its win too late for the first look
-    loop._verified = lambda geometry, puzzle: next(answers)
+    # The game shows its win too late for the first look: one cell seems not taken, then it is won.
+    answers = iter([[(0, 1)], [], []])
+    loop.verdict = lambda *args, **options: next(answers)
     report = loop.run()
     assert report.cleared == 1 and report.halt is None, report.summary()
     assert report.levels[0].retries == 1
