@@ -246,6 +246,8 @@ class AutoClear:
                     report.stopped = over
                 else:
                     report.stopped, report.halt = str(error), error
+                    if isinstance(error, BoardGoneError):  # show the person what took the board's place
+                        self._save_failure(report, self.screen.grab(self.region), "board-gone")
         if self.tuner is not None:
             report.pointer = "; ".join([*self.tuner.steps, f"ended on {self.tuner.rung.name!r}"])
         if signals.received is not None and not isinstance(report.halt, StopRun):
@@ -336,9 +338,13 @@ class AutoClear:
             probing = self.tuner is not None and self.tuner.probing
             # A fast try gets a short look, and no OCR while its level still shows (see below).
             look = PROBE_TIMEOUT if probing else None
+            if gone is not None:  # the board changed under a retry: the game's own word, in full
+                probing, look = False, None
             missing = self.verdict(sighting, solution, before, look, words=not probing)
-            if not missing and self.tuner is not None:
-                # A fast try counts only when the level is seen gone, drawn or won, not on a misread.
+            if not missing and self.tuner is not None and not self._dialog_seen:
+                # A fast try counts only when the level is seen gone, drawn or won, not on a misread
+                # (a win dialog or message seen is the game's own word: a dark dialog over dark cells
+                # would look like cells still empty).
                 missing = self._not_taken(sighting, solution, before)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
@@ -510,7 +516,12 @@ class AutoClear:
         """After drawing: [] when the game took the level (the board, wherever it is now, shows every
         flow; a win dialog or message; or a new level already), else the cells still not taken after
         `timeout` seconds (default: verify_timeout). Without `words`, no look for a win message (OCR)."""
-        deadline = time.monotonic() + (self.verify_timeout if timeout is None else timeout)
+        start = time.monotonic()
+        deadline = start + (self.verify_timeout if timeout is None else timeout)
+        # A game busy catching up with the strokes still changes its picture: judge only once it
+        # has stopped changing (or after three times the time asked for).
+        latest = start + 3 * (deadline - start)
+        last_board: np.ndarray | None = None
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
         missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
@@ -548,7 +559,11 @@ class AutoClear:
                 missing = moved if len(moved) < len(missing) else missing
             # Most of the board hidden (something over it), or time is up: look for a win message in
             # words ("You won!", "Level complete"), once: OCR costs a few hundred milliseconds.
-            late = time.monotonic() > deadline
+            board = _board_pixels(frame, sighting.geometry)
+            settled = last_board is not None and np.array_equal(board, last_board)
+            last_board = board
+            now = time.monotonic()
+            late = (now > deadline and settled) or now > latest
             if not looked_for_words and (late or (seen is None and len(missing) > cells // 2)):
                 looked_for_words = True
                 if says_won(read_words(self.screen.grab(window).pixels)):
@@ -710,6 +725,13 @@ class AutoClear:
             report.failure_image = str(path)
         except FlowbotError as error:
             log.warning("could not save the failure screenshot: %s", error)
+
+
+def _board_pixels(frame: Frame, geometry: Geometry) -> np.ndarray:
+    """The part of a frame where the board (in screen pixels) was: to tell when the picture settles."""
+    left, top = round(geometry.xs[0]) - frame.left, round(geometry.ys[0]) - frame.top
+    right, bottom = round(geometry.xs[-1]) - frame.left, round(geometry.ys[-1]) - frame.top
+    return frame.pixels[max(0, top) : max(0, bottom), max(0, left) : max(0, right)].copy()
 
 
 def _remember(frame: Frame, control: Control) -> RememberedControl:
