@@ -183,7 +183,9 @@ def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid 
         return None
     xs = tuple(x + first_x - step_x / 2 + index * step_x for index in range(cols + 1))
     ys = tuple(y + first_y - step_y / 2 + index * step_y for index in range(rows + 1))
-    return PanelGrid(xs, ys, cells_marked * marks_on * rows * cols)
+    # Marks that fit, not cells: a box wider than the panel (the whole window) spans more cells
+    # but holds no more marks, and the tighter board wins.
+    return PanelGrid(xs, ys, cells_marked * marks_on * float(inside_grid.sum()) - 0.01 * rows * cols)
 
 
 def _spacing(centres: np.ndarray, longest: float) -> float | None:
