@@ -57,9 +57,10 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     # In small cells the corners keep clear of the grid lines: two pixels and half a sample box.
     corner = min(CORNER_OFFSET, 0.5 - (max(3, int(SAMPLE_SIZE * size)) // 2 + 2) / size)
     corners = [(dx * corner, dy * corner) for dx in (-1, 1) for dy in (-1, 1)]
-    inner_bgr, inner_lab = _samples(frame, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
-    outer_bgr, outer_lab = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
-    centre_bgr, _ = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, [(0.0, 0.0)])
+    sums = _BoxSums(frame, max(_box(SAMPLE_SIZE, size), _box(OUTER_SAMPLE_SIZE, size)))
+    inner_bgr, inner_lab = _samples(sums, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
+    outer_bgr, outer_lab = _samples(sums, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
+    centre_bgr, _ = _samples(sums, centres, size, OUTER_SAMPLE_SIZE, [(0.0, 0.0)])
     corner_lab = inner_lab[:, 8:]
     colour_bgr, colour_lab, flat = _ring_colour(inner_bgr[:, :8], inner_lab[:, :8])
     # A white shape inside a dot (colour-blind modes) can spoil the inner ring; the outer ring, just
@@ -74,7 +75,7 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     flat = flat | use_outer
     # A small dot with a square inside: its corners cross the inner ring at four of eight points and
     # the outer ring lies on the dot's edge. Sixteen fine samples on the inner ring, 12 of them flat.
-    fine_bgr, fine_lab = _samples(frame, centres, size, OUTER_SAMPLE_SIZE, _ring(RING_RADIUS, 16))
+    fine_bgr, fine_lab = _samples(sums, centres, size, OUTER_SAMPLE_SIZE, _ring(RING_RADIUS, 16))
     fine = _ring_colour(fine_bgr, fine_lab)
     use_fine = ~flat & fine[2]
     colour_bgr = np.where(use_fine[:, None], fine[0], colour_bgr)
@@ -120,15 +121,39 @@ def _chroma(lab: np.ndarray) -> np.ndarray:
     return np.hypot(lab[..., 1], lab[..., 2])
 
 
-def _samples(frame, centres, size, box_share, offsets) -> tuple[np.ndarray, np.ndarray]:
+def _samples(sums, centres, size, box_share, offsets) -> tuple[np.ndarray, np.ndarray]:
     """BGR and Lab colours, (cells, len(offsets), 3), of small boxes at offsets (of a cell) from centres."""
-    box = max(3, int(box_share * size)) | 1
-    smooth = cv2.blur(frame, (box, box))
+    box = _box(box_share, size)
     points = centres[:, None, :] + np.array(offsets)[None, :, :] * size
-    xs = np.clip(np.rint(points[..., 0]).astype(int), 0, frame.shape[1] - 1)
-    ys = np.clip(np.rint(points[..., 1]).astype(int), 0, frame.shape[0] - 1)
-    bgr = smooth[ys, xs]
+    xs = np.clip(np.rint(points[..., 0]).astype(int), 0, sums.width - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(int), 0, sums.height - 1)
+    bgr = sums.means(xs, ys, box)
     return bgr, _lab(bgr)
+
+
+def _box(box_share: float, size: float) -> int:
+    """A sample box's side in pixels: odd, at least 3."""
+    return max(3, int(box_share * size)) | 1
+
+
+class _BoxSums:
+    """Means of boxes anywhere in a frame from one integral image: what cv2.blur(frame, (box, box))
+    holds at a pixel (uint8, the same border), computed only where asked."""
+
+    def __init__(self, frame: np.ndarray, largest: int) -> None:
+        self.height, self.width = frame.shape[:2]
+        self.pad = largest // 2
+        padded = cv2.copyMakeBorder(frame, *[self.pad] * 4, cv2.BORDER_REFLECT_101)
+        self.integral = cv2.integral(padded)
+
+    def means(self, xs: np.ndarray, ys: np.ndarray, box: int) -> np.ndarray:
+        """The mean colour of the box x box square centred on each (ys, xs), rounded as OpenCV does."""
+        reach = box // 2
+        low_x, high_x = xs + self.pad - reach, xs + self.pad + reach + 1
+        low_y, high_y = ys + self.pad - reach, ys + self.pad + reach + 1
+        table = self.integral
+        sums = table[high_y, high_x] - table[low_y, high_x] - table[high_y, low_x] + table[low_y, low_x]
+        return np.rint(sums / (box * box)).astype(np.uint8)
 
 
 def _ring_colour(
