@@ -28,15 +28,20 @@ def levels():
 # --- the ladder and the tuner ------------------------------------------------------------------------
 
 
-def test_the_ladder_runs_from_jumps_with_no_pauses_to_the_safe_defaults():
-    first, last = LADDER[0].settings, LADDER[-1].settings
+def test_the_ladder_runs_from_jumps_with_no_pauses_past_the_safe_defaults():
+    first = LADDER[0].settings
     assert first.jumps and first.move_delay == first.release_pause == first.flow_pause == 0
-    assert not first.settle and last == PointerSettings()
-    assert len({rung.name for rung in LADDER}) == len(LADDER)
-    assert len({rung.settings for rung in LADDER}) == len(LADDER)
-    # A game that reads the pointer once per frame and fills nothing needs cells a frame each: the
-    # rung before the safe defaults.
-    assert not LADDER[-2].settings.jumps and LADDER[-2].settings.move_delay >= FRAME
+    assert not first.settle
+    names = [rung.name for rung in LADDER]
+    assert len(set(names)) == len(LADDER) and len({rung.settings for rung in LADDER}) == len(LADDER)
+    defaults = names.index("safe defaults")
+    assert LADDER[defaults].settings == PointerSettings()
+    # A game that reads the pointer once per frame and fills nothing needs cells a frame each or more,
+    # and every rung after that spends at least as long in each cell.
+    cells = names.index("cells, a frame each")
+    assert not LADDER[cells].settings.jumps and LADDER[cells].settings.move_delay >= FRAME
+    per_cell = [rung.settings.move_delay * rung.settings.moves_per_cell for rung in LADDER[cells:]]
+    assert per_cell == sorted(per_cell) and LADDER[-1].settings.move_delay > PointerSettings().move_delay
 
 
 def test_the_tuner_steps_down_one_rung_per_drop_and_keeps_what_worked():
@@ -58,9 +63,23 @@ def test_the_tuner_steps_down_one_rung_per_drop_and_keeps_what_worked():
     ]
 
 
-def test_at_the_safe_defaults_there_is_nothing_slower():
+def test_after_enough_levels_in_a_row_it_goes_back_up_to_what_worked_before():
+    tuner = Tuner(start=2, proven=True, patience=3)
+    assert tuner.dropped() and tuner.dropped() and tuner.rung == LADDER[4]  # a busy moment
+    for _ in range(2):
+        tuner.worked()
+    assert tuner.rung == LADDER[4]
+    tuner.worked()  # three in a row: rung 3 never worked, rung 2 did
+    assert tuner.rung == LADDER[2] and not tuner.probing
+    assert tuner.dropped() and tuner.rung == LADDER[3] and tuner.probing  # it did not hold
+    assert tuner.patience == 6  # so the next try back up waits longer
+    tuner.worked()
+    assert tuner.rung == LADDER[3]
+
+
+def test_at_the_slowest_rung_there_is_nothing_slower():
     tuner = Tuner(start=len(LADDER) - 1)
-    assert not tuner.probing  # the safe defaults get the full time to show a win
+    assert not tuner.probing  # the slowest rung gets the full time to show a win
     assert not tuner.dropped() and tuner.rung == LADDER[-1]
     with pytest.raises(ValueError):
         Tuner(start=len(LADDER))

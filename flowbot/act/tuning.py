@@ -46,24 +46,31 @@ def _fast(jumps: bool, pause: float) -> PointerSettings:
 
 
 # Fastest first. Games that handle every input event take the top rungs (with jumps when they fill a
-# straight drag cell by cell); games that read the pointer once per frame need a frame per point; the
-# last rung is the safe defaults, for games that read once per frame and fill nothing.
+# straight drag cell by cell); games that read the pointer once per frame need a frame or two per point;
+# then the safe defaults, for games that read once per frame and fill nothing; last, slower still, for
+# such a game starved of frames on a busy machine.
 LADDER: tuple[Rung, ...] = (
     Rung("jumps, no pauses", _fast(True, 0.0)),
     Rung("cells, no pauses", _fast(False, 0.0)),
     Rung("jumps, a frame each", _fast(True, FRAME)),
     Rung("jumps, two frames each", _fast(True, 1.75 * FRAME)),
     Rung("cells, a frame each", _fast(False, FRAME)),
+    Rung("cells, two frames each", _fast(False, 1.75 * FRAME)),
     Rung("safe defaults", PointerSettings()),
+    Rung("slow", PointerSettings(move_delay=2 * FRAME, release_pause=0.1, flow_pause=0.1)),
 )
+# Levels in a row that must verify before a faster rung that worked earlier in the run is tried again
+# (a busy moment may have made it drop a cell); doubled each time such a try fails.
+PATIENCE = 8
 
 
 class Tuner:
     """Where a run stands on the ladder: the rung to draw with, and whether a level verified with it.
 
     Start at the top; when the game drops a cell, step one rung slower and draw again; once a level
-    verifies, keep that rung for the rest of the run (`on_proven` is told, e.g. to save it in a
-    profile), and step slower again if a later level fails.
+    verifies, keep that rung (`on_proven` is told, e.g. to save it in a profile), and step slower again
+    if a later level fails. After `patience` levels in a row, go back up to the nearest faster rung that
+    worked earlier in the run (a drop may have been a busy moment, not the game's limit).
     """
 
     def __init__(
@@ -73,6 +80,7 @@ class Tuner:
         start: int = 0,
         proven: bool = False,
         on_proven: Callable[[Rung], None] | None = None,
+        patience: int = PATIENCE,
     ) -> None:
         if not ladder or not 0 <= start < len(ladder):
             raise ValueError(f"start rung {start} is not on a ladder of {len(ladder)}")
@@ -80,6 +88,10 @@ class Tuner:
         self.index = start
         self.proven = proven
         self.on_proven = on_proven
+        self.patience = patience
+        self.worked_at: set[int] = {start} if proven else set()  # rungs a level verified with
+        self.streak = 0  # levels in a row verified at the current rung
+        self.climbed = False  # the current rung was reached by going back up
         self.steps: list[str] = []  # what happened, for the summary: "dropped at X", "kept X"
 
     @property
@@ -102,22 +114,31 @@ class Tuner:
         return len(self.ladder) - 1 - self.index
 
     def worked(self) -> None:
-        """A level drawn with the current rung verified: keep it."""
-        if self.proven:
-            return
-        self.proven = True
-        self.steps.append(f"kept {self.rung.name!r}")
-        if self.on_proven is not None:
-            self.on_proven(self.rung)
+        """A level drawn with the current rung verified: keep it (and after enough in a row, go back
+        up to a faster rung that worked before)."""
+        self.streak += 1
+        if not self.proven:
+            self.proven = True
+            self.worked_at.add(self.index)
+            self.steps.append(f"kept {self.rung.name!r}")
+            if self.on_proven is not None:
+                self.on_proven(self.rung)
+        faster = [index for index in self.worked_at if index < self.index]
+        if faster and self.streak >= self.patience:
+            self.index, self.streak, self.climbed = max(faster), 0, True
+            self.steps.append(f"back up to {self.rung.name!r}")
 
     def dropped(self) -> bool:
         """The game did not take a level drawn with the current rung: step one slower. False when the
         current rung is already the slowest (the caller retries as before)."""
+        if self.climbed and self.streak < self.patience:
+            self.patience *= 2  # going back up did not hold: wait longer before the next try
+        self.streak, self.climbed = 0, False
         if self.index == len(self.ladder) - 1:
             return False
         self.steps.append(f"dropped cells at {self.rung.name!r}")
         self.index += 1
-        self.proven = False
+        self.proven = self.index in self.worked_at
         return True
 
 
