@@ -430,3 +430,23 @@ def test_a_time_trial_shows_its_clock_and_end_screen_in_every_new_look():
     finally:
         maker.close()
     assert [result.solved for result in results] == [True, False, True, False]
+
+
+def test_a_shifting_board_as_wide_as_the_window_never_leaves_it():
+    import random
+
+    from flowbot.game.look import Variant
+    from flowbot.generate.levels import make_level
+    from tests.simulated_game import SimulatedGame
+
+    levels = [make_level(9, 9, 8, random.Random(seed)).puzzle for seed in range(5)]
+    game = SimulatedGame(levels, variant=Variant(shift=True))
+    for _ in range(5):
+        game.grab()
+        dx, dy = game.view.offset()
+        geometry = game.layout.geometry
+        assert geometry.xs[0] + dx >= 0
+        assert geometry.xs[-1] + dx < 540
+        assert geometry.ys[0] + dy >= 0
+        assert geometry.ys[-1] + dy < 960
+        game.session.next()

@@ -49,7 +49,15 @@ class GameView:
         if not self.variant.shift:
             return 0, 0
         at_top_left = self.variant.look.board_px is not None
-        return shift_offset(self.session.level, *self.size, forward_only=at_top_left)
+        dx, dy = shift_offset(self.session.level, *self.size, forward_only=at_top_left)
+        layout = self.layout
+        if layout is None:
+            return dx, dy
+        # Never so far that part of the board leaves the window (a wide board has little room).
+        geometry, (width, height) = layout.geometry, self.size
+        dx = min(max(dx, -int(geometry.xs[0]) + 1), width - int(geometry.xs[-1]) - 2)
+        dy = min(max(dy, -int(geometry.ys[0]) + 1), height - int(geometry.ys[-1]) - 2)
+        return dx, dy
 
     def draw(self, surface: pygame.Surface) -> Layout:
         """Draw the session's state on the surface; the layout returned maps the next input."""
