@@ -57,7 +57,7 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     # In small cells the corners keep clear of the grid lines: two pixels and half a sample box.
     corner = min(CORNER_OFFSET, 0.5 - (max(3, int(SAMPLE_SIZE * size)) // 2 + 2) / size)
     corners = [(dx * corner, dy * corner) for dx in (-1, 1) for dy in (-1, 1)]
-    sums = _BoxSums(frame, max(_box(SAMPLE_SIZE, size), _box(OUTER_SAMPLE_SIZE, size)))
+    sums = _BoxSums(frame, max(_box(SAMPLE_SIZE, size), _box(OUTER_SAMPLE_SIZE, size)), geometry)
     inner_bgr, inner_lab = _samples(sums, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
     outer_bgr, outer_lab = _samples(sums, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
     centre_bgr, _ = _samples(sums, centres, size, OUTER_SAMPLE_SIZE, [(0.0, 0.0)])
@@ -140,15 +140,23 @@ class _BoxSums:
     """Means of boxes anywhere in a frame from one integral image: what cv2.blur(frame, (box, box))
     holds at a pixel (uint8, the same border), computed only where asked."""
 
-    def __init__(self, frame: np.ndarray, largest: int) -> None:
+    def __init__(self, frame: np.ndarray, largest: int, geometry: Geometry) -> None:
         self.height, self.width = frame.shape[:2]
         self.pad = largest // 2
-        padded = cv2.copyMakeBorder(frame, *[self.pad] * 4, cv2.BORDER_REFLECT_101)
+        # Only the board and a cell around it are sampled: the rest of the frame is left alone.
+        size = geometry.cell_size
+        self.left = max(0, int(geometry.xs[0] - size))
+        self.top = max(0, int(geometry.ys[0] - size))
+        right = min(self.width, max(self.left + 1, int(geometry.xs[-1] + size) + 1))
+        bottom = min(self.height, max(self.top + 1, int(geometry.ys[-1] + size) + 1))
+        crop = frame[self.top : bottom, self.left : right]
+        padded = cv2.copyMakeBorder(crop, *[self.pad] * 4, cv2.BORDER_REFLECT_101)
         self.integral = cv2.integral(padded)
 
     def means(self, xs: np.ndarray, ys: np.ndarray, box: int) -> np.ndarray:
         """The mean colour of the box x box square centred on each (ys, xs), rounded as OpenCV does."""
         reach = box // 2
+        xs, ys = xs - self.left, ys - self.top
         low_x, high_x = xs + self.pad - reach, xs + self.pad + reach + 1
         low_y, high_y = ys + self.pad - reach, ys + self.pad + reach + 1
         table = self.integral
