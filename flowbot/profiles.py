@@ -130,11 +130,20 @@ def _object(value: object, key: str) -> dict:
 
 def save_tuned(profile: Profile, settings: PointerSettings) -> Path:
     """Save the profile again, where it was read from, with pointer settings self-tuning found."""
+    return update_profile(profile, pointer=settings)
+
+
+def update_profile(profile: Profile, **changes: object) -> Path:
+    """Save a profile again where it was read from, with what a run learned (tuned pointer settings,
+    the control that moved on); its other fields as the file holds them now."""
     from dataclasses import replace
 
-    if profile.pointer == settings:
-        return profile_path(profile.name)
-    return save_profile(replace(profile, pointer=settings), profile_path(profile.name).parent, force=True)
+    path = profile_path(profile.name)
+    current = load_profile(profile.name) if path.exists() else profile
+    updated = replace(current, **changes)
+    if updated == current:
+        return path
+    return save_profile(updated, path.parent, force=True)
 
 
 def _pointer(value: object) -> PointerSettings:

@@ -88,3 +88,22 @@ def test_a_reading_without_a_solution_is_not_saved():
     shown = SimulatedGame([crossing], size=(540, 960))
     with pytest.raises(CalibrationError, match="no solution"):
         calibrate_automatically(FrozenScreen(shown.grab().pixels), "bad", None, PointerSettings())
+
+
+def test_the_control_that_moved_on_is_kept_in_the_profile_with_what_tuning_found(tmp_path, monkeypatch):
+    from flowbot.act.tuning import LADDER
+    from flowbot.modes.auto_clear import RememberedControl, _remember_control
+    from flowbot.profiles import Profile, load_profile, save_profile, save_tuned
+
+    monkeypatch.chdir(tmp_path)
+    save_profile(Profile("browser-game", notes="mine"), tmp_path / "calibration")
+    profile = load_profile("browser-game")
+    save_tuned(profile, LADDER[1].settings)  # tuning saved first, from the profile as loaded
+    control = RememberedControl(600, 480, 160, 40, "Next Level", np.zeros((40, 160), dtype=np.uint8))
+    _remember_control(profile, control)
+    again = load_profile("browser-game")
+    assert again.next_button == (680, 500)
+    assert again.pointer == LADDER[1].settings and again.notes == "mine"  # neither save lost the other
+    # A profile that names its control keeps it.
+    _remember_control(again, RememberedControl(0, 0, 10, 10, "Next", np.zeros((10, 10), dtype=np.uint8)))
+    assert load_profile("browser-game").next_button == (680, 500)

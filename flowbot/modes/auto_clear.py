@@ -815,6 +815,7 @@ def run_auto_clear(
             )
         progress = Progress(count or 0, "auto-clear", err)
         report = loop.run(progress)
+        _remember_control(profile, loop.control)
         progress.close()
     finally:
         screen.close()
@@ -842,6 +843,21 @@ def run_auto_clear(
     short = count is not None and report.cleared < count
     failed = any(not level.cleared for level in report.levels) or not report.levels or short
     return AutoClearError.exit_code if failed else 0
+
+
+def _remember_control(profile, control: RememberedControl | None) -> None:
+    """Keep the control that moved the game on in the profile in use, when it names none yet: the
+    next run presses it when it finds no control on screen."""
+    if profile is None or control is None or profile.next_button is not None:
+        return
+    from flowbot.profiles import update_profile
+
+    point = (round(control.center[0]), round(control.center[1]))
+    try:
+        path = update_profile(profile, next_button=point)
+        log.info("saved the control %r at %s in %s", control.label, point, path)
+    except FlowbotError as error:
+        log.warning("could not save the next-level control in the profile: %s", error)
 
 
 def _saver(profile) -> Callable | None:
