@@ -115,7 +115,9 @@ class PointerWatch:
         tops = [
             child.id
             for child in self._root.query_tree().children
-            if (value := child.get_full_property(name, 0)) is not None and value.value == title.encode()
+            # python3-xlib (pyautogui's) gives the title as text, python-xlib as bytes
+            if (value := child.get_full_property(name, 0)) is not None
+            and value.value in (title, title.encode())
         ]
         assert len(tops) == 1, tops
         return tops[0]
