@@ -13,7 +13,6 @@ from flowbot.act.pointer import RecordingPointer, click
 from flowbot.capture.buttons import find_buttons, find_next_button
 from flowbot.capture.screen import Frame, ImageScreen, Region
 from flowbot.model import Geometry, Puzzle
-from flowbot.modes.auto_clear import board_full
 from flowbot.solve.sat import solve
 from tests.conftest import SHARED
 
@@ -123,16 +122,8 @@ def test_next_level_on_a_real_dialog(tmp_path):
     assert button.center == pytest.approx((720, 1198), abs=10)  # the "next level" box of the real game
 
 
-def test_board_full_and_image_screen_regions():
+def test_image_screen_regions():
     frame = np.zeros((200, 200, 3), dtype=np.uint8)
-    geometry = Geometry((0.0, 100.0, 200.0), (0.0, 100.0, 200.0))
-    assert not board_full(Frame(frame), geometry)
-    frame[:, :] = (0, 0, 200)
-    assert board_full(Frame(frame), geometry)
-    frame[150, 150] = 0
-    frame[149:152, 149:152] = 0
-    assert not board_full(Frame(frame), geometry)
-    assert board_full(Frame(frame), geometry, walls=frozenset({(1, 1)}))
     screen = ImageScreen([frame])
     part = screen.grab(Region(50, 60, 20, 10))
     assert part.pixels.shape == (10, 20, 3) and (part.left, part.top) == (50, 60)

@@ -135,15 +135,6 @@ def says_won(words: list[ocr.Word]) -> bool:
     return any(re.sub(r"[^a-z]", "", word.text.lower()) in WIN_WORDS for word in words)
 
 
-def find_next_control(frame: np.ndarray, board: Geometry | None = None) -> Control | None:
-    """The best control that moves on to the next level, or None.
-
-    frame : (H, W, 3) uint8 ndarray, BGR
-    board : the board's grid in frame pixels, when known (nearer controls win ties)
-    """
-    return next(next_controls(frame, board), None)
-
-
 def next_controls(
     frame: np.ndarray, board: Geometry | None = None, refused: list[str] | None = None
 ) -> Iterator[Control]:

@@ -757,24 +757,6 @@ def _warm_up() -> None:
         solve(read_puzzle(frame).puzzle)
 
 
-def board_full(frame: Frame, geometry: Geometry, walls: frozenset[Cell] = frozenset()) -> bool:
-    """True when every cell's centre shows colour (a pipe or a dot) rather than the dark background."""
-    pixels = frame.pixels
-    height, width = pixels.shape[:2]
-    for row in range(geometry.rows):
-        for col in range(geometry.cols):
-            if (row, col) in walls:
-                continue
-            x, y = geometry.center((row, col))
-            x, y = round(x - frame.left), round(y - frame.top)
-            if not (0 <= x < width and 0 <= y < height):
-                return False
-            patch = pixels[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2].reshape(-1, 3)
-            if int(np.max(patch.mean(axis=0))) < 90:
-                return False
-    return True
-
-
 def run_auto_clear(
     *,
     count: int | None,
