@@ -78,9 +78,14 @@ def missing_cells(
                 hidden.append((row, col))
             else:
                 missing.append((row, col))
-    cells = sum(max(0, len(path) - 2) for path in solution.paths)
+    cells = inner_cells(solution)
     # Most of the board out of sight (a window over it, the board gone): nothing can be judged.
     return missing + hidden if 2 * len(hidden) > cells else missing
+
+
+def inner_cells(solution: Solution) -> int:
+    """How many cells of the solution lie between endpoints: the cells a verdict judges."""
+    return sum(max(0, len(path) - 2) for path in solution.paths)
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:

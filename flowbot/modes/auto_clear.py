@@ -23,7 +23,7 @@ from flowbot.capture.ocr import read_words
 from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
-from flowbot.capture.verdict import centre_colours, missing_cells
+from flowbot.capture.verdict import centre_colours, inner_cells, missing_cells
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
 from flowbot.modes.game_over import game_over_message
@@ -502,8 +502,7 @@ class AutoClear:
             return False
         on_frame = won.geometry.shifted(-frame.left, -frame.top)
         missing = missing_cells(frame.pixels, on_frame, won.solution, won.flow_rgb, won.before)
-        cells = sum(max(0, len(path) - 2) for path in won.solution.paths)
-        return len(missing) <= cells // 2
+        return len(missing) <= inner_cells(won.solution) // 2
 
     def verdict(
         self,
