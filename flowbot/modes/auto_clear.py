@@ -535,7 +535,7 @@ class AutoClear:
             missing = missing_cells(frame.pixels, old, solution, flow_rgb, before)
             if not missing:
                 return []
-            if find_next_button(frame.pixels, old) is not None or self._flow_dialog_in(window):
+            if find_next_button(frame.pixels, old) is not None or _flow_dialog_in(frame, window):
                 self._dialog_seen = True
                 return []
             # ...or wherever the board is now (a win banner may have pushed it down).
@@ -600,13 +600,6 @@ class AutoClear:
         frame = self.screen.grab(window)
         message = game_over_message(read_words(frame.pixels))
         return None if message is None else f"the game is over: {message}"
-
-    def _flow_dialog_in(self, window: Region | None) -> bool:
-        """True when a Flow-style dialog button shows anywhere in the game's window (a dialog wider
-        than a small board)."""
-        if window is None:
-            return False
-        return find_next_button(self.screen.grab(window).pixels) is not None
 
     def _found_again(self, sighting: Sighting) -> Sighting | None:
         """The same level read again, wherever it is on screen now."""
@@ -724,6 +717,18 @@ class AutoClear:
             report.failure_image = str(path)
         except FlowbotError as error:
             log.warning("could not save the failure screenshot: %s", error)
+
+
+def _flow_dialog_in(frame: Frame, window: Region | None) -> bool:
+    """True when a Flow-style dialog button shows anywhere in the game's window on the frame (a dialog
+    wider than a small board); the window is cut from the frame just taken, not captured again."""
+    if window is None:
+        return False
+    left, top = max(0, window.left - frame.left), max(0, window.top - frame.top)
+    part = frame.pixels[
+        top : window.top - frame.top + window.height, left : window.left - frame.left + window.width
+    ]
+    return part.size > 0 and find_next_button(np.ascontiguousarray(part)) is not None
 
 
 def _board_pixels(frame: Frame, geometry: Geometry) -> np.ndarray:
