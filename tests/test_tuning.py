@@ -11,7 +11,8 @@ import pytest
 
 from flowbot.act.plan import PointerSettings
 from flowbot.act.tuning import FRAME, LADDER, Rung, Tuner, _lab, same_level_showing, start_tuner, undrawn
-from flowbot.cli import _explicit_pointer, build_parser
+from flowbot.cli import build_parser
+from flowbot.commands.pointer_options import explicit_pointer
 from flowbot.game.session import Session
 from flowbot.generate.levels import make_level
 from flowbot.modes.auto_clear import AutoClear
@@ -104,7 +105,7 @@ def test_what_is_tuned_and_where_it_starts():
     ],
 )
 def test_explicit_pointer_flags_switch_tuning_off(argv, explicit):
-    assert _explicit_pointer(build_parser().parse_args(["auto-clear", *argv])) is explicit
+    assert explicit_pointer(build_parser().parse_args(["auto-clear", *argv])) is explicit
 
 
 def test_tuned_settings_are_saved_in_the_profile_it_came_from(tmp_path, monkeypatch):

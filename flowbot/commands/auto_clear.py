@@ -1,0 +1,47 @@
+"""`flowbot auto-clear`: play the game on screen: read, solve, draw, next level."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from flowbot.argtypes import LEVELS_RANGE, ranged
+from flowbot.commands.pointer_options import add_pointer_options, explicit_pointer, game_settings
+
+NAME = "auto-clear"
+HELP = "play the game on screen: read, solve, draw, next level"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `flowbot auto-clear`."""
+    parser.add_argument(
+        "--count", type=ranged(LEVELS_RANGE), metavar="N", help="levels to clear (default: until none comes)"
+    )
+    parser.add_argument(
+        "--region", metavar="L,T,W,H", help="the game window's area on screen (default: all of it)"
+    )
+    parser.add_argument("--dry-run", action="store_true", help="do everything but press the mouse")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    parser.add_argument(
+        "--artifacts", default=".", metavar="DIR", help="where to save screenshots of failures"
+    )
+    add_pointer_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Clear levels on screen until the count is reached or no next level comes."""
+    from flowbot.modes.auto_clear import run_auto_clear
+
+    profile, settings, region = game_settings(args)
+    return run_auto_clear(
+        count=args.count,
+        region=region,
+        dry_run=args.dry_run,
+        settings=settings,
+        artifacts=args.artifacts,
+        as_json=args.json,
+        out=sys.stdout,
+        err=sys.stderr,
+        profile=profile,
+        tune=not explicit_pointer(args),
+    )

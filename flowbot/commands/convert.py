@@ -1,0 +1,24 @@
+"""`flowbot convert`: rewrite puzzle files as flowbot JSON or text grids."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "convert"
+HELP = "rewrite puzzle files as flowbot JSON or text grids"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `flowbot convert`."""
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders (any format)")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    parser.add_argument("--to", choices=("json", "grid"), default="json", help="output format")
+    parser.add_argument("--force", action="store_true", help="replace files that already exist")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Convert every file named into the output folder."""
+    from flowbot.modes.convert import run_convert
+
+    return run_convert(args.paths, out_dir=args.out, to=args.to, force=args.force, err=sys.stderr)
