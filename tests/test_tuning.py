@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from flowbot.act.plan import PointerSettings
-from flowbot.act.tuning import FRAME, LADDER, Rung, Tuner, _lab, same_level_showing, start_tuner, undrawn
+from flowbot.act.tuning import FRAME, LADDER, Rung, Tuner, start_tuner
+from flowbot.capture.verdict import not_taken, same_level_showing
+from flowbot.capture.verdict import rgb_to_lab as _lab
 from flowbot.cli import build_parser
 from flowbot.commands.pointer_options import explicit_pointer
 from flowbot.game.session import Session
@@ -296,4 +298,4 @@ def test_cells_not_taken_are_empty_or_another_flows_not_covered():
     now[0, 3] = np.nan  # off the frame
     owner = {(0, 0): 0, (0, 1): 0, (0, 2): 0, (0, 3): 1}
     cells = [(0, 0), (0, 1), (0, 2), (0, 3)]
-    assert undrawn(now, before, (red, green), owner, cells) == [(0, 0), (0, 1)]
+    assert not_taken(now, before, (red, green), owner, cells) == [(0, 0), (0, 1)]

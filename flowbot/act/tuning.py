@@ -6,22 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
 from flowbot.act.plan import PointerSettings
-from flowbot.model import Cell
 
 # One frame of a 60 fps game that reads the pointer once per frame, with a little to spare.
 FRAME = 0.02
 # Seconds a fast try gets to show on screen before it counts as dropped: a game that took the input
 # shows it within a frame or two, and a wrong "dropped" only costs a slower, safe redraw.
 PROBE_TIMEOUT = 0.5
-# Lab distance within which a dot's centre still looks as it did before drawing.
-SAME_DOT = 15.0
-# The share of a level's dots that must look the same for the level to be still showing.
-SAME_LEVEL = 0.75
-# Lab distance within which a cell's centre shows another flow's colour (a pipe drawn wrong).
-OTHER_FLOW = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,56 +142,3 @@ def start_tuner(settings: PointerSettings, on_proven: Callable[[Rung], None] | N
         if rung.settings == settings:
             return Tuner(start=index, proven=True, on_proven=on_proven)
     return None
-
-
-def same_level_showing(now: np.ndarray, before: np.ndarray, dots: list[Cell]) -> bool:
-    """True when most of the level's dots still show at their cells as before drawing: the level is
-    still there (not taken, whatever else was read), not a new one in its place.
-
-    now, before : centre_colours of the board (rows, cols, 3), Lab
-    """
-    if not dots:
-        return False
-    same = sum(
-        1
-        for row, col in dots
-        if not np.isnan(now[row, col]).any()
-        and float(np.linalg.norm(now[row, col] - before[row, col])) < SAME_DOT
-    )
-    return same >= SAME_LEVEL * len(dots)
-
-
-def undrawn(
-    now: np.ndarray,
-    before: np.ndarray,
-    flow_rgb: tuple[tuple[int, int, int], ...],
-    owner: dict[Cell, int],
-    cells: list[Cell],
-) -> list[Cell]:
-    """Of cells that do not show their own flow, those the game did not take: still looking as before
-    drawing (empty) or showing another flow's colour. Cells merely covered (a button or a message over
-    a won board) are left out.
-
-    now, before : centre_colours of the board (rows, cols, 3), Lab; owner : each cell's flow
-    """
-    flows = [_lab(rgb) for rgb in flow_rgb]
-    kept = []
-    for row, col in cells:
-        seen = now[row, col]
-        if np.isnan(seen).any():
-            continue
-        if float(np.linalg.norm(seen - before[row, col])) < SAME_DOT or any(
-            float(np.linalg.norm(seen - lab)) < OTHER_FLOW
-            for color, lab in enumerate(flows)
-            if color != owner.get((row, col))
-        ):
-            kept.append((row, col))
-    return kept
-
-
-def _lab(rgb: tuple[int, int, int]) -> np.ndarray:
-    """CIE Lab (L 0-100) of an RGB colour, as the verdict measures cells."""
-    import cv2
-
-    pixel = np.array([[rgb[::-1]]], dtype=np.float32) / 255.0
-    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)

@@ -19,6 +19,13 @@ SAMPLE = 0.1
 UNCHANGED = 8.0
 # A pipe's centre is within this of its flow's dot colour (antialiasing and tints stay well inside).
 FLOW_DISTANCE = 25.0
+# While self-tuning, a fast try is judged before the game has settled, so looser: a dot within this
+# of its look before drawing still shows, and a cell within OTHER_FLOW of another flow's colour got
+# a pipe drawn wrong.
+SAME_DOT = 15.0
+OTHER_FLOW = 20.0
+# The share of a level's dots that must look the same for the level to be still showing.
+SAME_LEVEL = 0.75
 
 
 def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -59,7 +66,7 @@ def missing_cells(
     before : centre_colours of the board before drawing
     """
     now = centre_colours(frame, geometry)
-    flows = np.array([_lab(np.array(rgb[::-1], dtype=np.float64)) for rgb in flow_rgb])
+    flows = np.array([rgb_to_lab(rgb) for rgb in flow_rgb])
     missing, hidden = [], []
     for color, path in enumerate(solution.paths):
         for row, col in path[1:-1]:
@@ -86,6 +93,56 @@ def missing_cells(
 def inner_cells(solution: Solution) -> int:
     """How many cells of the solution lie between endpoints: the cells a verdict judges."""
     return sum(max(0, len(path) - 2) for path in solution.paths)
+
+
+def same_level_showing(now: np.ndarray, before: np.ndarray, dots: list[Cell]) -> bool:
+    """True when most of the level's dots still show at their cells as before drawing: the level is
+    still there (not taken, whatever else was read), not a new one in its place.
+
+    now, before : centre_colours of the board (rows, cols, 3), Lab
+    """
+    if not dots:
+        return False
+    same = sum(
+        1
+        for row, col in dots
+        if not np.isnan(now[row, col]).any()
+        and float(np.linalg.norm(now[row, col] - before[row, col])) < SAME_DOT
+    )
+    return same >= SAME_LEVEL * len(dots)
+
+
+def not_taken(
+    now: np.ndarray,
+    before: np.ndarray,
+    flow_rgb: tuple[tuple[int, int, int], ...],
+    owner: dict[Cell, int],
+    cells: list[Cell],
+) -> list[Cell]:
+    """Of cells that do not show their own flow, those the game did not take: still looking as before
+    drawing (empty) or showing another flow's colour. Cells merely covered (a button or a message over
+    a won board) are left out.
+
+    now, before : centre_colours of the board (rows, cols, 3), Lab; owner : each cell's flow
+    """
+    flows = [rgb_to_lab(rgb) for rgb in flow_rgb]
+    kept = []
+    for row, col in cells:
+        seen = now[row, col]
+        if np.isnan(seen).any():
+            continue
+        if float(np.linalg.norm(seen - before[row, col])) < SAME_DOT or any(
+            float(np.linalg.norm(seen - lab)) < OTHER_FLOW
+            for color, lab in enumerate(flows)
+            if color != owner.get((row, col))
+        ):
+            kept.append((row, col))
+    return kept
+
+
+def rgb_to_lab(rgb: tuple[int, int, int]) -> np.ndarray:
+    """CIE Lab (L 0-100) of an RGB colour, as cells are measured."""
+    return _lab(np.array(rgb[::-1], dtype=np.float64))
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:

@@ -16,14 +16,14 @@ import numpy as np
 from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
-from flowbot.act.tuning import PROBE_TIMEOUT, Tuner, same_level_showing, undrawn
+from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import read_words
 from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
-from flowbot.capture.verdict import centre_colours, inner_cells, missing_cells
+from flowbot.capture.verdict import centre_colours, inner_cells, missing_cells, not_taken, same_level_showing
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
 from flowbot.modes.game_over import game_over_message
@@ -591,7 +591,7 @@ class AutoClear:
         owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
         now = centre_colours(frame.pixels, old)
         # Cells under a button or a message over a won board do not count; empty or wrong ones do.
-        return undrawn(now, before, sighting.reading.seen_rgb, owner, missing)
+        return not_taken(now, before, sighting.reading.seen_rgb, owner, missing)
 
     def _game_over(self, geometry: Geometry | None) -> str | None:
         """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a
