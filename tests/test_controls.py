@@ -160,3 +160,17 @@ def test_cells_hidden_by_a_button_are_not_judged_but_a_covered_board_is_not_won(
     ] = 128
     inner = sum(len(path) - 2 for path in solution.paths)
     assert len(missing_cells(covered, geometry, solution, rgb, before)) == inner
+
+
+def word(text: str, x: int = 0, y: int = 0) -> ocr.Word:
+    """A word as OCR gives it, at a place on the frame."""
+    return ocr.Word(text, x, y, 10 * len(text), 12, 90.0)
+
+
+def test_a_win_word_that_already_showed_before_drawing_is_a_counter_not_a_win():
+    hud = [word("time"), word("0:18"), word("solved"), word("6")]
+    assert says_won(hud) and not says_won(hud, hud)  # a time trial's status line, before and after
+    dialog = [*hud, word("Level"), word("solved!")]
+    assert says_won(dialog, hud)  # a second "solved": the game said so just now
+    assert says_won([word("You"), word("won!")], hud)
+    assert not says_won([word("flows:"), word("3/3")], [])

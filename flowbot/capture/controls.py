@@ -8,6 +8,7 @@ solves, hints, buys, shares or goes back is never chosen.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -130,9 +131,19 @@ def is_forbidden(label: str) -> bool:
     return any(word in FORBIDDEN for word in words)
 
 
-def says_won(words: list[ocr.Word]) -> bool:
-    """True when the words on a frame include a win message ("You won!", "Level complete", ...)."""
-    return any(re.sub(r"[^a-z]", "", word.text.lower()) in WIN_WORDS for word in words)
+def says_won(words: list[ocr.Word], before: list[ocr.Word] = ()) -> bool:
+    """True when the words on a frame include a win message ("You won!", "Level complete", ...) that
+    was not there before the level was drawn: a counter such as a time trial's "solved 6" or
+    "completed 3/10" always shows and says nothing about this level."""
+    now = Counter(_win_words(words))
+    now.subtract(_win_words(before))
+    return any(count > 0 for count in now.values())
+
+
+def _win_words(words: list[ocr.Word]) -> list[str]:
+    """The win words among some words, lower case, letters only."""
+    letters = (re.sub(r"[^a-z]", "", word.text.lower()) for word in words)
+    return [word for word in letters if word in WIN_WORDS]
 
 
 def next_controls(

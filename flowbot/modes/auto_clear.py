@@ -19,7 +19,7 @@ from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
-from flowbot.capture.ocr import read_words
+from flowbot.capture.ocr import Word, read_words
 from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
@@ -228,6 +228,7 @@ class AutoClear:
     tuner: Tuner | None = None  # self-tuning of the pointer settings (None: always `settings`)
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
+    _before_words: tuple[Frame, list[Word]] | None = None  # see _words_before
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
@@ -363,7 +364,7 @@ class AutoClear:
                 over = game_over_message(words)
                 if over is not None:
                     raise GameOver(f"the game is over: {over}")
-                if probing and says_won(words):
+                if probing and says_won(words, self._words_before(sighting, geometry)):
                     self.tuner.worked()
                     self._dialog_seen = True
                     self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
@@ -565,12 +566,21 @@ class AutoClear:
             late = (now > deadline and settled) or now > latest
             if not looked_for_words and (late or (seen is None and len(missing) > cells // 2)):
                 looked_for_words = True
-                if says_won(read_words(self.screen.grab(window).pixels)):
+                if says_won(read_words(self.screen.grab(window).pixels), self._words_before(sighting)):
                     self._dialog_seen = True
                     return []
             if late:
                 return missing
             self.sleep(POLL)
+
+    def _words_before(self, sighting: Sighting, geometry: Geometry | None = None) -> list[Word]:
+        """The words in the game's window before the level was drawn (read once per level, and only
+        when a win message is looked for): what already showed then (a counter such as "solved 6")
+        is not a win."""
+        if self._before_words is None or self._before_words[0] is not sighting.frame:
+            window = self._window(geometry or sighting.geometry)
+            self._before_words = (sighting.frame, read_words(_cut(sighting.frame, window)))
+        return self._before_words[1]
 
     def _dots_in_place(self, sighting: Sighting, before: np.ndarray) -> tuple[bool, Frame]:
         """Whether the level's dots still show where they were before drawing (the level is still
@@ -724,11 +734,20 @@ def _flow_dialog_in(frame: Frame, window: Region | None) -> bool:
     wider than a small board); the window is cut from the frame just taken, not captured again."""
     if window is None:
         return False
+    part = _cut(frame, window)
+    return part.size > 0 and find_next_button(part) is not None
+
+
+def _cut(frame: Frame, window: Region | None) -> np.ndarray:
+    """The part of a frame inside a window given in screen pixels (all of it for no window)."""
+    if window is None:
+        return frame.pixels
     left, top = max(0, window.left - frame.left), max(0, window.top - frame.top)
     part = frame.pixels[
-        top : window.top - frame.top + window.height, left : window.left - frame.left + window.width
+        top : max(0, window.top - frame.top + window.height),
+        left : max(0, window.left - frame.left + window.width),
     ]
-    return part.size > 0 and find_next_button(np.ascontiguousarray(part)) is not None
+    return np.ascontiguousarray(part)
 
 
 def _board_pixels(frame: Frame, geometry: Geometry) -> np.ndarray:
