@@ -48,10 +48,10 @@ class RunningServer:
 
 
 def start_server(*options: str, timeout: float = 60) -> RunningServer:
-    """Start `python -m flowbot.serve --port 0` from this checkout and wait for its address line."""
+    """Start `python -m flowbot serve --port 0` from this checkout and wait for its address line."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "flowbot.serve", "--port", "0", *options],
+        [sys.executable, "-m", "flowbot", "serve", "--port", "0", *options],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -178,7 +178,7 @@ def test_sigint_stops_the_server_cleanly():
 def test_a_port_in_use_is_one_line_and_status_64(server):
     _, port = server.host_port
     done = subprocess.run(
-        [sys.executable, "-m", "flowbot.serve", "--port", str(port)],
+        [sys.executable, "-m", "flowbot", "serve", "--port", str(port)],
         cwd=ROOT,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
         capture_output=True,

@@ -10,10 +10,8 @@ import socket
 import sys
 from typing import TextIO
 
+from flowbot.commands.serve import DEFAULT_HOST, DEFAULT_PORT
 from flowbot.errors import UsageError
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
 
 # Seconds a stopping server gives answers in progress before closing their connections.
 SHUTDOWN_GRACE = 5.0

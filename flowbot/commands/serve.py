@@ -1,11 +1,22 @@
-"""`flowbot serve`'s command line: the options and the run, ready for the CLI registry."""
+"""`flowbot serve`: a web page where a phone player drops a screenshot and gets hints or the solution."""
 
 from __future__ import annotations
 
 import argparse
 
 from flowbot.argtypes import Range, ranged
-from flowbot.serve.server import DEFAULT_HOST, DEFAULT_PORT
+
+NAME = "serve"
+HELP = "a web page for phones: drop a screenshot, get a hint or the solution"
+DESCRIPTION = (
+    "Serves a page (and POST /api/solve) that reads a Flow screenshot, draws the board it read over it, "
+    "and reveals the solution one flow at a time. Listens on this computer only unless --host says "
+    "otherwise; --host 0.0.0.0 prints the address (and a QR code) for a phone on the same network. "
+    "Ctrl-C or SIGTERM stops it."
+)
+# Kept here rather than imported from the server so that `flowbot --help` loads no web framework.
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
 
 # 0 asks the system for a free port (the address printed says which).
 PORT_RANGE = Range(True, 0, 65535)
