@@ -91,6 +91,8 @@
     result.hidden = false;
     draw();
     describe();
+    // On a phone the board starts below the fold: bring the message, buttons and board into view.
+    message.scrollIntoView({ block: "start" });
   }
 
   function stem(name) {
