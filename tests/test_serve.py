@@ -11,9 +11,13 @@ import socket
 import subprocess
 import sys
 
+import cv2
+import numpy as np
 import pytest
 
+from flowbot.serve import server as server_module
 from flowbot.serve.app import MULTIPART_SLACK, PAGE_FILES, load_assets
+from flowbot.serve.server import address_text
 from flowbot.serve.service import MAX_UPLOAD_BYTES
 from tests.images import draw_board, png_bytes
 from tests.serve_helpers import ROOT, multipart, png_bomb, post_image, request, start_server
@@ -188,3 +192,31 @@ def test_a_port_in_use_is_one_line_and_status_64(server):
     assert done.returncode == 64
     assert done.stderr.startswith("flowbot: cannot listen on 127.0.0.1 port")
     assert "Traceback" not in done.stderr
+
+
+def _qr_modules(text: str) -> np.ndarray:
+    """The QR code a terminal shows as half blocks, as an image: a character holds two modules, one above
+    the other; a lit half is a light module."""
+    halves = {"█": (255, 255), "▀": (255, 0), "▄": (0, 255), " ": (0, 0)}
+    lines = [line for line in text.splitlines() if line and set(line) <= set(halves)]
+    width = max(len(line) for line in lines)
+    picture = np.zeros((2 * len(lines), width), np.uint8)
+    for row, line in enumerate(lines):
+        for col, char in enumerate(line):
+            picture[2 * row, col], picture[2 * row + 1, col] = halves[char]
+    return cv2.resize(picture, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+
+
+def test_a_phone_gets_the_address_and_a_qr_code_of_it(monkeypatch):
+    monkeypatch.setattr(server_module, "lan_address", lambda: "192.168.1.20")
+    text = address_text("0.0.0.0", 8123)
+    assert text.startswith("flowbot serve: http://127.0.0.1:8123/\n")
+    assert "open http://192.168.1.20:8123/" in text
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(_qr_modules(text))
+    assert decoded == "http://192.168.1.20:8123/"
+
+
+def test_the_default_host_is_this_computer_only():
+    text = address_text("127.0.0.1", 8000)
+    assert "only this computer" in text and "█" not in text
+    assert address_text("::1", 8000).startswith("flowbot serve: http://[::1]:8000/")

@@ -105,7 +105,7 @@ async def _solve(request: web.Request) -> web.Response:
             return _error(str(error), error.http_status)
         loop = asyncio.get_running_loop()
         try:
-            record = await loop.run_in_executor(request.app[EXECUTOR], analyse, data, name)
+            body = await loop.run_in_executor(request.app[EXECUTOR], analysed_json, data, name)
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
         except FlowbotError as error:
@@ -113,7 +113,9 @@ async def _solve(request: web.Request) -> web.Response:
         except Exception:  # a reader bug must cost one answer, never the server
             log.exception("analysing an upload failed")
             return _error("flowbot failed on this screenshot (an internal error; see the server's log)", 500)
-        return web.json_response(record, dumps=_dumps, headers={"Cache-Control": "no-store"})
+        return web.Response(
+            body=body, content_type="application/json", charset="utf-8", headers={"Cache-Control": "no-store"}
+        )
     finally:
         pending[0] -= 1
 
@@ -162,14 +164,15 @@ async def _skip(part) -> None:
         raise RefusedUpload("nested multipart forms are not accepted", 400)
 
 
+def analysed_json(data: bytes, name: str | None) -> bytes:
+    """The answer for an upload as JSON bytes: made on the worker thread, as a megabyte of JSON
+    (the overlay) would otherwise hold the event loop."""
+    return json.dumps(analyse(data, name), ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _error(message: str, status: int) -> web.Response:
     """A JSON error answer: {"error": message}."""
     return web.json_response({"error": message}, status=status, headers={"Cache-Control": "no-store"})
-
-
-def _dumps(value: object) -> str:
-    """Compact JSON, non-ASCII kept (colour names, file names)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 @web.middleware
