@@ -5,11 +5,14 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
 import re
 import signal
 import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -220,3 +223,26 @@ def test_the_default_host_is_this_computer_only():
     text = address_text("127.0.0.1", 8000)
     assert "only this computer" in text and "█" not in text
     assert address_text("::1", 8000).startswith("flowbot serve: http://[::1]:8000/")
+
+
+def _children(pid: int) -> list[int]:
+    """The process's children, from /proc."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_the_workers_end_with_a_server_killed_outright():
+    running = start_server("--workers", "2")
+    workers = _children(running.process.pid)
+    assert len(workers) >= 2
+    running.stop(signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "worker processes outlived their server"

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=ranged(WORKERS_RANGE),
         metavar="N",
-        help="screenshots analysed at once (default: the CPU count, at most 4)",
+        help="worker processes, screenshots analysed at once (default: the CPU count, at most 4)",
     )
 
 

@@ -1,7 +1,7 @@
 """The web application of `flowbot serve`: the page, its two bundled files, and `POST /api/solve`.
 
 Everything served is in memory from the package (no CDN, no file path taken from a request); uploads
-are read into memory with a byte limit and analysed on a worker thread, so the event loop keeps
+are read into memory with a byte limit and analysed in worker processes, so the event loop keeps
 answering while boards are read and solved.
 """
 
@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 from aiohttp import web
 
 from flowbot.errors import FlowbotError
 from flowbot.serve.service import MAX_UPLOAD_BYTES, RefusedUpload, analyse
+from flowbot.serve.workers import WorkerCrashed, Workers
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
-EXECUTOR = web.AppKey("executor", ThreadPoolExecutor)
+WORKERS = web.AppKey("workers", Workers)
 PENDING = web.AppKey("pending", list)
 ASSETS = web.AppKey("assets", dict)
 
@@ -54,13 +54,14 @@ ASSETS = web.AppKey("assets", dict)
 def make_app(*, workers: int = 2, max_pending: int = MAX_PENDING) -> web.Application:
     """The application: `/`, `/page/NAME`, `POST /api/solve`, `GET /api/health`; `workers` analyse at once."""
     app = web.Application(middlewares=[_headers_and_json_errors], client_max_size=MULTIPART_SLACK)
-    app[EXECUTOR] = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="flowbot-serve")
+    app[WORKERS] = Workers(workers)
     app[PENDING] = [0, max_pending]
     app[ASSETS] = load_assets()
     app.router.add_get("/", _page)
     app.router.add_get("/page/{name}", _asset)
     app.router.add_post("/api/solve", _solve)
     app.router.add_get("/api/health", _health)
+    app.on_startup.append(_start_workers)
     app.on_cleanup.append(_stop_workers)
     return app
 
@@ -103,11 +104,13 @@ async def _solve(request: web.Request) -> web.Response:
             data, name = await read_image_field(request)
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
-        loop = asyncio.get_running_loop()
         try:
-            body = await loop.run_in_executor(request.app[EXECUTOR], analysed_json, data, name)
+            body = await request.app[WORKERS].run(analysed_json, data, name)
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
+        except WorkerCrashed as error:
+            log.error("%s (%d bytes)", error, len(data))
+            return _error(f"{error}: flowbot cannot read it", 500)
         except FlowbotError as error:
             return _error(str(error), 422)
         except Exception:  # a reader bug must cost one answer, never the server
@@ -188,6 +191,11 @@ async def _headers_and_json_errors(request: web.Request, handler) -> web.StreamR
     return response
 
 
+async def _start_workers(app: web.Application) -> None:
+    """Start the worker processes before the first upload comes."""
+    await app[WORKERS].warm()
+
+
 async def _stop_workers(app: web.Application) -> None:
-    """Let the analysing threads go: queued uploads are dropped, running ones end within the solve limit."""
-    app[EXECUTOR].shutdown(wait=False, cancel_futures=True)
+    """Let the workers go: queued uploads are dropped, running ones end within the solve limit."""
+    app[WORKERS].close()

@@ -39,6 +39,10 @@ class RefusedUpload(FlowbotError):
         super().__init__(message)
         self.http_status = http_status
 
+    def __reduce__(self):
+        """Rebuilt whole when it comes back from a worker process."""
+        return RefusedUpload, (str(self), self.http_status)
+
 
 def analyse(data: bytes, name: str | None = None, *, timeout: float = SOLVE_TIMEOUT) -> dict:
     """Check, decode, read, solve and draw one uploaded screenshot; the page's and the API's answer.
