@@ -50,3 +50,22 @@ def test_answers_errors_and_a_crash_in_a_worker():
             workers.close()
 
     asyncio.run(scenario())
+
+
+def test_uploads_past_the_pending_limit_get_503_and_json():
+    from aiohttp import ClientSession, FormData
+    from aiohttp.test_utils import TestServer
+
+    from flowbot.serve.app import make_app
+
+    async def scenario():
+        async with TestServer(make_app(workers=1, max_pending=0)) as server, ClientSession() as session:
+            form = FormData()
+            form.add_field("image", b"\x89PNG\r\n\x1a\n", filename="shot.png")
+            async with session.post(server.make_url("/api/solve"), data=form) as response:
+                assert response.status == 503
+                assert "busy" in (await response.json())["error"]
+            async with session.get(server.make_url("/api/health")) as response:
+                assert response.status == 200
+
+    asyncio.run(scenario())

@@ -8,14 +8,14 @@ answering while boards are read and solved.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+from dataclasses import dataclass
 from importlib import resources
 
 from aiohttp import web
 
 from flowbot.errors import FlowbotError
-from flowbot.serve.service import MAX_UPLOAD_BYTES, RefusedUpload, analyse
+from flowbot.serve.service import MAX_UPLOAD_BYTES, RefusedUpload, analysed_json
 from flowbot.serve.workers import WorkerCrashed, Workers
 
 log = logging.getLogger(__name__)
@@ -46,8 +46,17 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 
+
+@dataclass
+class Pending:
+    """How many uploads are being read or analysed now, and how many may be."""
+
+    count: int
+    limit: int
+
+
 WORKERS = web.AppKey("workers", Workers)
-PENDING = web.AppKey("pending", list)
+PENDING = web.AppKey("pending", Pending)
 ASSETS = web.AppKey("assets", dict)
 
 
@@ -55,7 +64,7 @@ def make_app(*, workers: int = 2, max_pending: int = MAX_PENDING) -> web.Applica
     """The application: `/`, `/page/NAME`, `POST /api/solve`, `GET /api/health`; `workers` analyse at once."""
     app = web.Application(middlewares=[_headers_and_json_errors], client_max_size=MULTIPART_SLACK)
     app[WORKERS] = Workers(workers)
-    app[PENDING] = [0, max_pending]
+    app[PENDING] = Pending(0, max_pending)
     app[ASSETS] = load_assets()
     app.router.add_get("/", _page)
     app.router.add_get("/page/{name}", _asset)
@@ -96,9 +105,9 @@ async def _health(request: web.Request) -> web.Response:
 async def _solve(request: web.Request) -> web.Response:
     """Analyse the multipart field `image` off the event loop; JSON always, 4xx with `error` if bad."""
     pending = request.app[PENDING]
-    if pending[0] >= pending[1]:
+    if pending.count >= pending.limit:
         return _error("the server is busy with other screenshots: try again in a moment", 503)
-    pending[0] += 1
+    pending.count += 1
     try:
         try:
             data, name = await read_image_field(request)
@@ -120,7 +129,7 @@ async def _solve(request: web.Request) -> web.Response:
             body=body, content_type="application/json", charset="utf-8", headers={"Cache-Control": "no-store"}
         )
     finally:
-        pending[0] -= 1
+        pending.count -= 1
 
 
 async def read_image_field(request: web.Request) -> tuple[bytes, str | None]:
@@ -165,12 +174,6 @@ async def _skip(part) -> None:
         await _read_limited(part)
     else:  # a nested multipart: not something the page sends
         raise RefusedUpload("nested multipart forms are not accepted", 400)
-
-
-def analysed_json(data: bytes, name: str | None) -> bytes:
-    """The answer for an upload as JSON bytes: made on the worker thread, as a megabyte of JSON
-    (the overlay) would otherwise hold the event loop."""
-    return json.dumps(analyse(data, name), ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _error(message: str, status: int) -> web.Response:
