@@ -142,3 +142,31 @@ def test_a_truncated_file_is_a_capture_error():
 )
 def test_the_upload_name_is_only_a_label(name, expected):
     assert safe_name(name) == expected
+
+
+def test_a_screenshot_no_flow_board_reads_goes_to_the_next_game_reader(monkeypatch):
+    seen = []
+
+    def other_game(frame, data, name, timeout):
+        seen.append(frame.shape)
+        return {"game": "numbermatch", "hints": []}
+
+    monkeypatch.setattr(
+        service, "game_readers", lambda: (("flow", service.analyse_flow), ("numbermatch", other_game))
+    )
+    blank = np.full((400, 300, 3), 255, np.uint8)
+    assert analyse(png_bytes(blank))["game"] == "numbermatch"
+    assert seen == [(400, 300, 3)]
+    # A Flow board never reaches the next reader.
+    assert analyse(png_bytes(draw_board(BOARD)))["game"] == "flow" and len(seen) == 1
+
+
+def test_when_no_reader_reads_the_first_readers_trouble_is_told(monkeypatch):
+    def other_game(frame, data, name, timeout):
+        raise CaptureError("no Number Match grid")
+
+    monkeypatch.setattr(
+        service, "game_readers", lambda: (("flow", service.analyse_flow), ("numbermatch", other_game))
+    )
+    with pytest.raises(CaptureError, match="no board found"):
+        analyse(png_bytes(np.full((400, 300, 3), 255, np.uint8)))
