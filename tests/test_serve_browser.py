@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.images import draw_board, png_bytes
-from tests.serve_helpers import start_server
+from tests.serve_helpers import post_image, start_server
 from tests.test_capture import SCREENSHOTS
 from tests.test_serve_service import BOARD
 
@@ -93,12 +93,13 @@ def test_upload_shows_the_board_and_hint_reveals_one_more_flow(server, browser, 
 
     browser.get(server.url + "/")
     assert browser.execute_script("return window.innerWidth") == PHONE["width"]
-    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(_screenshot_file(tmp_path)))
+    shot = _screenshot_file(tmp_path)
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
     _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
     canvas = browser.find_element(By.ID, "overlay")
     assert canvas.is_displayed() and canvas.size["width"] > 0.8 * PHONE["width"] - 40
     flows = int(canvas.get_attribute("data-flows"))
-    assert flows >= 2 and canvas.get_attribute("data-shown") == "0"
+    assert flows >= 3 and canvas.get_attribute("data-shown") == "0"
     message = browser.find_element(By.ID, "message").text
     assert f"with {flows} flows" in message
     # The screenshot is drawn: the canvas is not blank.
@@ -116,6 +117,8 @@ def test_upload_shows_the_board_and_hint_reveals_one_more_flow(server, browser, 
     assert "Hint 1 of" in browser.find_element(By.ID, "message").text
     browser.find_element(By.ID, "hint").click()
     assert canvas.get_attribute("data-shown") == "2"
+    _tap_the_longest_flow(browser, server, shot)
+    assert canvas.get_attribute("data-shown") == "3"
     saved = _artifacts(tmp_path) / "serve-page-phone-hint.png"
     assert browser.save_screenshot(str(saved))
     print(f"\nphone-sized screenshot of the page: {saved}")
@@ -131,6 +134,31 @@ def test_upload_shows_the_board_and_hint_reveals_one_more_flow(server, browser, 
     href = link.get_attribute("href")
     text = browser.execute_script("return fetch(arguments[0]).then(r => r.text())", href)
     assert '"schema_version": 1' in text and '"solution"' in text
+
+
+def _tap_the_longest_flow(browser, server, shot: Path) -> None:
+    """Tap (a real click) the middle cell of the last hint in order, and check the page tells that flow."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    status, answer = post_image(server, shot.read_bytes(), shot.name)
+    assert status == 200
+    hint = answer["hints"][-1]
+    x, y = hint["points"][len(hint["points"]) // 2]
+    canvas = browser.find_element(By.ID, "overlay")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    # Offsets from the canvas's centre in CSS pixels: it is scaled and letterboxed around its centre.
+    dx, dy = browser.execute_script(
+        "const c = arguments[0], box = c.getBoundingClientRect();"
+        "const scale = Math.min(box.width / c.width, box.height / c.height);"
+        "return [(arguments[1] - c.width / 2) * scale, (arguments[2] - c.height / 2) * scale];",
+        canvas,
+        x,
+        y,
+    )
+    ActionChains(browser).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()
+    told = f"the {hint['name']} flow" if hint["name"] else f"flow {hint['label']}"
+    assert browser.find_element(By.ID, "message").text.endswith(f": {told}.")
 
 
 def test_a_file_that_is_not_a_screenshot_is_a_sentence_on_the_page(server, browser, tmp_path):

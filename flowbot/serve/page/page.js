@@ -14,10 +14,11 @@
   const puzzleLink = $("download-puzzle");
   const pictureLink = $("download-picture");
 
-  // The answer being shown, the screenshot as the browser decoded it, and how many hints are out.
+  // The answer being shown, the screenshot as the browser decoded it, and the hints out (their
+  // indexes in answer.hints, in the order they were revealed).
   let answer = null;
   let background = null;
-  let shown = 0;
+  let revealed = [];
   let puzzleUrl = null;
   let busy = 0;
 
@@ -75,7 +76,7 @@
 
   function show(body) {
     answer = body;
-    shown = 0;
+    revealed = [];
     canvas.width = body.image.width;
     canvas.height = body.image.height;
     canvas.dataset.game = body.game;
@@ -101,6 +102,7 @@
   }
 
   function describe() {
+    const shown = revealed.length;
     const unit = answer.game === "numbermatch" ? "pair" : "flow";
     const total = answer.hints.length;
     const rows = answer.puzzle ? answer.puzzle.length : 0;
@@ -109,9 +111,10 @@
       say(sentence(answer.error || `flowbot read a ${rows}x${cols} board but could not solve it`), "error");
     } else if (shown === 0) {
       const size = rows ? `a ${rows}x${cols} board with ${total} ${unit}s` : `${total} ${unit}s`;
-      say(`flowbot read ${size} (outlined). Press hint for one ${unit}, or solve for all.`);
+      const tap = unit === "flow" ? ", tap a cell for the flow through it," : "";
+      say(`flowbot read ${size} (outlined). Press hint for one ${unit}${tap} or solve for all.`);
     } else if (shown < total) {
-      const last = answer.hints[shown - 1];
+      const last = answer.hints[revealed[shown - 1]];
       const name = last.name ? `the ${last.name} ${unit}` : `${unit} ${last.label}`;
       say(`Hint ${shown} of ${total}: ${name}.`);
     } else {
@@ -167,7 +170,7 @@
         context.stroke();
       }
     }
-    for (const hint of answer.hints.slice(0, shown)) drawHint(context, hint, size);
+    for (const index of revealed) drawHint(context, answer.hints[index], size);
   }
 
   function drawHint(context, hint, size) {
@@ -187,26 +190,49 @@
     }
   }
 
-  hintButton.addEventListener("click", () => {
-    if (!answer || shown >= answer.hints.length) return;
-    shown += 1;
+  function reveal(indexes) {
+    if (!answer) return;
+    for (const index of indexes) if (!revealed.includes(index)) revealed.push(index);
     draw();
     describe();
+  }
+
+  // The next hint in the server's order that is not out yet.
+  hintButton.addEventListener("click", () => {
+    if (!answer) return;
+    const next = answer.hints.findIndex((hint, index) => !revealed.includes(index));
+    if (next >= 0) reveal([next]);
   });
 
   solveButton.addEventListener("click", () => {
-    if (!answer) return;
-    shown = answer.hints.length;
-    draw();
-    describe();
+    if (answer) reveal(answer.hints.map((hint, index) => index));
   });
 
   hideButton.addEventListener("click", () => {
-    if (!answer) return;
-    shown = 0;
-    draw();
-    describe();
+    revealed = [];
+    if (answer) { draw(); describe(); }
   });
+
+  // A tap on a cell reveals the flow through it: the one the player is stuck on.
+  canvas.addEventListener("click", (event) => {
+    if (!answer || answer.status !== "solved") return;
+    const [x, y] = imagePoint(event);
+    const { xs, ys } = answer.grid;
+    const col = xs.findIndex((left, index) => index + 1 < xs.length && left <= x && x < xs[index + 1]);
+    const row = ys.findIndex((top, index) => index + 1 < ys.length && top <= y && y < ys[index + 1]);
+    if (row < 0 || col < 0) return;
+    const index = answer.hints.findIndex((hint) => hint.cells.some(([r, c]) => r === row && c === col));
+    if (index >= 0) reveal([index]);
+  });
+
+  // Where a click falls on the screenshot, in its pixels (the canvas is scaled and letterboxed).
+  function imagePoint(event) {
+    const box = canvas.getBoundingClientRect();
+    const scale = Math.min(box.width / canvas.width, box.height / canvas.height);
+    const left = box.left + (box.width - canvas.width * scale) / 2;
+    const top = box.top + (box.height - canvas.height * scale) / 2;
+    return [(event.clientX - left) / scale, (event.clientY - top) / scale];
+  }
 
   input.addEventListener("change", () => {
     upload(input.files[0]);
