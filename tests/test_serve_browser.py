@@ -7,6 +7,7 @@ the page is saved in $FLOWBOT_TEST_ARTIFACTS (or the test's temporary folder) an
 
 from __future__ import annotations
 
+import base64
 import os
 import signal
 from pathlib import Path
@@ -159,6 +160,28 @@ def _tap_the_longest_flow(browser, server, shot: Path) -> None:
     ActionChains(browser).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()
     told = f"the {hint['name']} flow" if hint["name"] else f"flow {hint['label']}"
     assert browser.find_element(By.ID, "message").text.endswith(f": {told}.")
+
+
+def test_a_screenshot_dropped_on_the_zone_is_read(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    shot = _screenshot_file(tmp_path)
+    browser.get(server.url + "/")
+    # A drop as the browser delivers it: a DragEvent whose DataTransfer holds the file.
+    browser.execute_script(
+        "const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));"
+        "const transfer = new DataTransfer();"
+        "transfer.items.add(new File([bytes], arguments[1], { type: 'image/png' }));"
+        "const zone = document.getElementById('drop');"
+        "const options = { dataTransfer: transfer, bubbles: true, cancelable: true };"
+        "for (const kind of ['dragenter', 'dragover', 'drop'])"
+        "  zone.dispatchEvent(new DragEvent(kind, options));",
+        base64.b64encode(shot.read_bytes()).decode(),
+        shot.name,
+    )
+    _wait(browser, "return !document.getElementById('result').hidden", "the dropped screenshot was not read")
+    assert int(browser.find_element(By.ID, "overlay").get_attribute("data-flows")) >= 3
+    assert "over" not in browser.find_element(By.ID, "drop").get_attribute("class")
 
 
 def test_a_file_that_is_not_a_screenshot_is_a_sentence_on_the_page(server, browser, tmp_path):
