@@ -27,6 +27,7 @@ MODULES = (
     "calibrate",
     "scrape",
     "demo",
+    "serve",
 )
 
 

@@ -1,0 +1,183 @@
+"""What `flowbot serve` does with one upload, with no web framework in sight: check, read, solve, draw.
+
+`analyse(data)` answers a dict that is one line of `flowbot solve --json` plus what the page needs:
+`overlay` (the solution drawn over the screenshot, a PNG data URL), `game`, `image` (its size),
+`grid` (where the board lies, in pixels), `hints` (one entry per flow, in the order a hint reveals
+them: its cells and the pixel points of its pipe) and `file` (the puzzle as flowbot JSON).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from flowbot.errors import CaptureError, FlowbotError
+from flowbot.formats import image_format, puzzle_to_json
+from flowbot.model import Source
+
+# The largest upload accepted. A phone screenshot is 0.2-3 MB, a 12-megapixel phone photo 3-6 MB.
+MAX_UPLOAD_BYTES = 16 * 1024 * 1024
+
+# Larger than this, an image is refused from its header, before a pixel is decoded. A phone photo is
+# 12 MP (36 MB decoded); a PNG of a few kilobytes can claim 100000x100000 (30 GB decoded).
+MAX_UPLOAD_PIXELS = 24_000_000
+
+# A screenshot's board solves in milliseconds; a misread giant board must not hold a worker for long.
+SOLVE_TIMEOUT = 20.0
+
+# The name a screenshot gets in the puzzle file when the upload gives none worth keeping.
+DEFAULT_NAME = "upload"
+
+
+class RefusedUpload(FlowbotError):
+    """An upload refused before any reading: empty, too large, not an image, or too many pixels."""
+
+    def __init__(self, message: str, http_status: int) -> None:
+        super().__init__(message)
+        self.http_status = http_status
+
+    def __reduce__(self):
+        """Rebuilt whole when it comes back from a worker process."""
+        return RefusedUpload, (str(self), self.http_status)
+
+
+def analyse(data: bytes, name: str | None = None, *, timeout: float = SOLVE_TIMEOUT) -> dict:
+    """Check, decode, read, solve and draw one uploaded screenshot; the page's and the API's answer.
+
+    Raises RefusedUpload for bytes that are refused unread, CaptureError when no game's board reads.
+    `name` is only a label for the puzzle file (never used as a path).
+    """
+    check_upload(data)
+    from flowbot.capture.image import decode_image
+
+    frame = decode_image(data)
+    label = safe_name(name)
+    errors: list[FlowbotError] = []
+    for _game, reader in game_readers():
+        try:
+            return reader(frame, data, label, timeout)
+        except CaptureError as error:
+            errors.append(error)
+    # The first reader's trouble is the one told: Flow's reader names what it looked for and saw.
+    raise errors[0]
+
+
+def analysed_json(data: bytes, name: str | None) -> bytes:
+    """`analyse` as compact JSON bytes, made where the analysis runs: the megabyte of JSON that the
+    overlay makes would otherwise hold the server's event loop."""
+    return json.dumps(analyse(data, name), ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def game_readers() -> Sequence[tuple[str, Callable[[np.ndarray, bytes, str, float], dict]]]:
+    """Each game's screenshot analyser in the order tried; the first that reads the image answers.
+
+    The hook for Number Match: when its screenshot reader exists, an analyser that returns the same
+    keys with `game: "numbermatch"` and one hint per pair to tap (its two cells' centres as `points`)
+    goes after Flow's here; the page already draws such hints.
+    """
+    return (("flow", analyse_flow),)
+
+
+def check_upload(data: bytes) -> None:
+    """Refuse an upload that is empty, too large, not an image, or holds too many pixels (from its header)."""
+    from flowbot.capture.image import image_size
+
+    if not data:
+        raise RefusedUpload("the upload is empty: choose a screenshot", 400)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise RefusedUpload(
+            f"the file is {len(data) / 1e6:.1f} MB, over the {MAX_UPLOAD_BYTES // 2**20} MB limit", 413
+        )
+    kind = image_format(data)
+    if kind is None:
+        raise RefusedUpload("the file is not an image: upload a PNG or JPEG screenshot", 415)
+    width, height = image_size(data, kind)
+    if width * height > MAX_UPLOAD_PIXELS:
+        raise RefusedUpload(
+            f"the image is {width}x{height} px, over the {MAX_UPLOAD_PIXELS // 1_000_000} megapixel "
+            "limit; refused before decoding",
+            413,
+        )
+
+
+def safe_name(name: str | None) -> str:
+    """The upload's file name as a label: its last component, printable, at most 100 characters."""
+    if not name:
+        return DEFAULT_NAME
+    last = name.replace("\\", "/").rsplit("/", 1)[-1]
+    printable = "".join(char for char in last if char.isprintable()).strip()
+    return printable[:100] or DEFAULT_NAME
+
+
+def analyse_flow(frame: np.ndarray, data: bytes, name: str, timeout: float) -> dict:
+    """Read a Flow board on the frame, solve it, and answer the `solve --json` keys plus the page's.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    from flowbot.capture.overlay import draw_overlay, encode_png
+    from flowbot.capture.read import read_puzzle
+    from flowbot.modes.solve_files import Outcome, outcome_record
+    from flowbot.solve.sat import solve
+
+    started = time.perf_counter()
+    reading = read_puzzle(frame)
+    height, width = frame.shape[:2]
+    geometry = reading.geometry
+    grid = {"xs": [round(x, 1) for x in geometry.xs], "ys": [round(y, 1) for y in geometry.ys]}
+    details = {"image": name, "width": width, "height": height, "grid": grid}
+    source = Source(kind="image", path=name, index=0, format=image_format(data), details=details)
+    puzzle = reading.puzzle.with_source(source)
+    result = solve(puzzle, timeout=timeout)
+    record = outcome_record(Outcome(name, 0, puzzle, result))
+    record.setdefault("error", _unsolved_message(result.status, timeout))
+    solution = result.solution if result.status == "solved" else None
+    picture = draw_overlay(frame, geometry, reading.seen_rgb, solution)
+    record.update(
+        game="flow",
+        overlay="data:image/png;base64," + base64.b64encode(encode_png(picture)).decode("ascii"),
+        image={"width": width, "height": height},
+        grid=grid,
+        endpoints=[
+            {"label": color.label, "rgb": list(rgb), "cells": [list(cell) for cell in pair]}
+            for color, pair, rgb in zip(puzzle.colors, puzzle.endpoints, reading.seen_rgb, strict=True)
+        ],
+        hints=flow_hints(puzzle, solution, geometry, reading.seen_rgb),
+        file=puzzle_to_json(puzzle, solution.to_rows() if solution is not None else None),
+        elapsed=round(time.perf_counter() - started, 6),
+    )
+    return record
+
+
+def flow_hints(puzzle, solution, geometry, seen_rgb) -> list[dict]:
+    """One hint per flow, shortest first (a short flow is the one a person finds first), with its pipe.
+
+    Each hint: `label`, `name` (palette name or null), `rgb` (as seen), `cells` ([row, col] from one
+    endpoint to the other) and `points` ([x, y] pixel centres of those cells on the screenshot).
+    """
+    if solution is None:
+        return []
+    hints = []
+    for index, path in enumerate(solution.paths):
+        color = puzzle.colors[index]
+        hints.append({
+            "label": color.label,
+            "name": color.name,
+            "rgb": list(seen_rgb[index]),
+            "cells": [list(cell) for cell in path],
+            "points": [[round(value, 1) for value in geometry.center(cell)] for cell in path],
+        })  # fmt: skip
+    hints.sort(key=lambda hint: (len(hint["cells"]), hint["label"]))
+    return hints
+
+
+def _unsolved_message(status: str, timeout: float) -> str | None:
+    """The sentence for a board that was read but not solved (None when it was solved)."""
+    if status == "unsolvable":
+        return "the board as read has no solution: flowbot probably misread it (check the outline)"
+    if status == "timeout":
+        return f"no solution found within {timeout:g} s"
+    return None

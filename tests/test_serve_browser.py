@@ -1,0 +1,197 @@
+"""The page of `flowbot serve` in a real browser: Debian's chromium driven by Selenium at a phone's size.
+
+Nothing is downloaded: the browser and its driver are Debian's (/usr/bin/chromium, /usr/bin/chromedriver,
+installed by scripts/bootstrap); the test skips when they are absent. The phone-sized screenshot of
+the page is saved in $FLOWBOT_TEST_ARTIFACTS (or the test's temporary folder) and its path printed.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.images import draw_board, png_bytes
+from tests.serve_helpers import post_image, start_server
+from tests.test_capture import SCREENSHOTS
+from tests.test_serve_service import BOARD
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+# A phone's viewport (CSS pixels) and pixel ratio.
+PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and CHROMEDRIVER.exists()), reason="Debian's chromium and chromedriver are absent"
+)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The real server on a free port."""
+    running = start_server()
+    yield running
+    running.stop(signal.SIGTERM)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """Headless chromium at a phone's size, with a fresh profile and no network of its own."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ):
+        options.add_argument(flag)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _artifacts(tmp_path: Path) -> Path:
+    """Where the page's screenshots go: $FLOWBOT_TEST_ARTIFACTS when set, else the test's tmp folder."""
+    folder = Path(os.environ.get("FLOWBOT_TEST_ARTIFACTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _screenshot_file(tmp_path: Path) -> Path:
+    """A real screenshot when the shared corpus is here, else a board drawn by the tests."""
+    if SCREENSHOTS:
+        return SCREENSHOTS[0][0]
+    path = tmp_path / "board.png"
+    path.write_bytes(png_bytes(draw_board(BOARD)))
+    return path
+
+
+def _wait(driver, condition, what: str, timeout: float = 60):
+    """Wait until the JavaScript condition returns a true value, and return that value."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(lambda d: d.execute_script(condition), message=what)
+
+
+def test_upload_shows_the_board_and_hint_reveals_one_more_flow(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server.url + "/")
+    assert browser.execute_script("return window.innerWidth") == PHONE["width"]
+    shot = _screenshot_file(tmp_path)
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
+    _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
+    canvas = browser.find_element(By.ID, "overlay")
+    assert canvas.is_displayed() and canvas.size["width"] > 0.8 * PHONE["width"] - 40
+    flows = int(canvas.get_attribute("data-flows"))
+    assert flows >= 3 and canvas.get_attribute("data-shown") == "0"
+    message = browser.find_element(By.ID, "message").text
+    assert f"with {flows} flows" in message
+    # The screenshot is drawn: the canvas is not blank.
+    assert browser.execute_script(
+        "const c = document.getElementById('overlay');"
+        "const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+        "for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 60) return true;"
+        "return false;"
+    )
+    before = browser.execute_script("return document.getElementById('overlay').toDataURL()")
+    browser.find_element(By.ID, "hint").click()
+    assert canvas.get_attribute("data-shown") == "1"
+    after = browser.execute_script("return document.getElementById('overlay').toDataURL()")
+    assert after != before, "the hint drew nothing"
+    assert "Hint 1 of" in browser.find_element(By.ID, "message").text
+    browser.find_element(By.ID, "hint").click()
+    assert canvas.get_attribute("data-shown") == "2"
+    _tap_the_longest_flow(browser, server, shot)
+    assert canvas.get_attribute("data-shown") == "3"
+    saved = _artifacts(tmp_path) / "serve-page-phone-hint.png"
+    assert browser.save_screenshot(str(saved))
+    print(f"\nphone-sized screenshot of the page: {saved}")
+    browser.find_element(By.ID, "solve").click()
+    assert canvas.get_attribute("data-shown") == str(flows)
+    assert browser.find_element(By.ID, "hint").get_attribute("disabled")
+    solved = _artifacts(tmp_path) / "serve-page-phone-solved.png"
+    browser.save_screenshot(str(solved))
+    print(f"phone-sized screenshot of the solved page: {solved}")
+    # The puzzle downloads as flowbot JSON, made in the page from the answer.
+    link = browser.find_element(By.ID, "download-puzzle")
+    assert link.get_attribute("download").endswith(".json")
+    href = link.get_attribute("href")
+    text = browser.execute_script("return fetch(arguments[0]).then(r => r.text())", href)
+    assert '"schema_version": 1' in text and '"solution"' in text
+
+
+def _tap_the_longest_flow(browser, server, shot: Path) -> None:
+    """Tap (a real click) the middle cell of the last hint in order, and check the page tells that flow."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    status, answer = post_image(server, shot.read_bytes(), shot.name)
+    assert status == 200
+    hint = answer["hints"][-1]
+    x, y = hint["points"][len(hint["points"]) // 2]
+    canvas = browser.find_element(By.ID, "overlay")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    # Offsets from the canvas's centre in CSS pixels: it is scaled and letterboxed around its centre.
+    dx, dy = browser.execute_script(
+        "const c = arguments[0], box = c.getBoundingClientRect();"
+        "const scale = Math.min(box.width / c.width, box.height / c.height);"
+        "return [(arguments[1] - c.width / 2) * scale, (arguments[2] - c.height / 2) * scale];",
+        canvas,
+        x,
+        y,
+    )
+    ActionChains(browser).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()
+    told = f"the {hint['name']} flow" if hint["name"] else f"flow {hint['label']}"
+    assert browser.find_element(By.ID, "message").text.endswith(f": {told}.")
+
+
+def test_a_screenshot_dropped_on_the_zone_is_read(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    shot = _screenshot_file(tmp_path)
+    browser.get(server.url + "/")
+    # A drop as the browser delivers it: a DragEvent whose DataTransfer holds the file.
+    browser.execute_script(
+        "const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));"
+        "const transfer = new DataTransfer();"
+        "transfer.items.add(new File([bytes], arguments[1], { type: 'image/png' }));"
+        "const zone = document.getElementById('drop');"
+        "const options = { dataTransfer: transfer, bubbles: true, cancelable: true };"
+        "for (const kind of ['dragenter', 'dragover', 'drop'])"
+        "  zone.dispatchEvent(new DragEvent(kind, options));",
+        base64.b64encode(shot.read_bytes()).decode(),
+        shot.name,
+    )
+    _wait(browser, "return !document.getElementById('result').hidden", "the dropped screenshot was not read")
+    assert int(browser.find_element(By.ID, "overlay").get_attribute("data-flows")) >= 3
+    assert "over" not in browser.find_element(By.ID, "drop").get_attribute("class")
+
+
+def test_a_file_that_is_not_a_screenshot_is_a_sentence_on_the_page(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a picture\n")
+    browser.get(server.url + "/")
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(notes))
+    _wait(browser, "return document.getElementById('message').className === 'error'", "no error shown")
+    message = browser.find_element(By.ID, "message").text
+    assert message.startswith("The file is not an image") and message.endswith(".")
+    assert not browser.find_element(By.ID, "result").is_displayed()
