@@ -33,6 +33,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from flowbot.errors import FlowbotError, FormatError, InputFileError, OutputFileError, PuzzleError
+from flowbot.graph_text import is_graph_text, parse_graph_text
 from flowbot.model import EMPTY, PALETTE, WALL, Puzzle, Source
 
 FLOWBOT_SCHEMA_VERSION = 1
@@ -822,6 +823,10 @@ def _parse_lines(lines: list[_Line], label: str, name: str | None) -> list[Loade
         raise FormatError(f"{label}: no puzzle found (only comments and blank lines)")
     if _HEADER.fullmatch(lines[start].text):
         return _numberlink(lines, label, name)
+    if is_graph_text(lines[start].text):
+        source = Source(kind="file", path=name, index=0, format="graph")
+        texts = [line.text for line in _board(lines[start:])]
+        return _single(label, source, lambda: parse_graph_text(texts, source))
     header = _header_keys(lines[:start])
     if header:
         source = Source(kind="file", path=name, index=0, format="flow-header", details=header)
