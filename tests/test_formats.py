@@ -235,7 +235,7 @@ def test_flowbot_json_without_a_source_is_sourced_from_the_file(tmp_path):
 @pytest.mark.parametrize(
     ("change", "fragment"),
     [
-        ({"schema_version": 2}, "schema_version 2 is newer"),
+        ({"schema_version": 3}, "schema_version 3 is newer"),
         ({"schema_version": "1"}, "'schema_version' must be an integer"),
         ({"grid": "A.A"}, "'grid' must be a list of strings"),
         ({"grid": ["A.A", 5]}, r"'grid'\[1\] must be a string"),
