@@ -703,7 +703,7 @@ def _json_warp(warp: object) -> tuple[str, int]:
     """One warp: ["row", r] or ["col", c]."""
     if isinstance(warp, list) and len(warp) == 2 and warp[0] in ("row", "col") and type(warp[1]) is int:
         return warp[0], warp[1]
-    raise FormatError(f"each of 'warps' must be [\"row\", ROW] or [\"col\", COL], got {warp!r}")
+    raise FormatError(f'each of \'warps\' must be ["row", ROW] or ["col", COL], got {warp!r}')
 
 
 def _check_schema_version(data: Mapping[str, object]) -> None:

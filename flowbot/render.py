@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import TextIO
 
 from flowbot.model import WALL, Puzzle, Solution
@@ -163,7 +164,7 @@ def _link_canvas(puzzle: Puzzle, solution: Solution | None) -> list[list[_Slot]]
     used: dict[tuple, int] = {}
     if solution is not None:
         for index, path in enumerate(solution.paths):
-            for a, b in zip(path, path[1:], strict=False):
+            for a, b in pairwise(path):
                 used[(a, b)] = used[(b, a)] = index
     for a, b in puzzle.links():
         if solution is not None and (a, b) not in used:
