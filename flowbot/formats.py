@@ -203,6 +203,11 @@ def puzzle_json_text(puzzle: Puzzle, solution_rows: Sequence[str] | None = None)
 
 def text_grid_file_text(puzzle: Puzzle, name: str | os.PathLike[str] = "<grid>") -> str:
     """The text grid file text of a puzzle; FormatError when a label could not be read back."""
+    if puzzle.is_graph:
+        raise FormatError(
+            f"{os.fsdecode(name)}: a {puzzle.kind} board (bridges, hexes, warps or walls) does not fit a "
+            "text grid; save flowbot JSON or format E (convert --to graph) instead"
+        )
     for color in puzzle.colors:
         # Refuse rather than write a file that `read_entries` would reject as an unknown character.
         if color.label not in _GRID_CELLS:
