@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+from flowbot.cli import main
 from flowbot.errors import FormatError, PuzzleError
 from flowbot.formats import parse_text, puzzle_json_text, read_entries
+from flowbot.generate.variants import VARIANTS as VARIANT_NAMES
+from flowbot.generate.variants import make_variant_level
 from flowbot.graph_text import graph_text, parse_graph_text
 from flowbot.model import Puzzle
 from flowbot.render import PLAIN, TRUECOLOR, render_puzzle, render_solution
 from flowbot.solve.check import check_paths, touches_itself_on
 from flowbot.solve.sat import solve
+from tests.boards import count_graph_solutions
 
 VARIANTS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "samgoldman__FlowSolver" / "puzzles"
 
@@ -273,3 +278,58 @@ def test_hex_picture_staggers_the_lower_columns():
     lines = render_puzzle(puzzle, PLAIN).splitlines()
     assert lines[0] == "  A   B"  # the odd columns' first cells, half a cell above the even ones'
     assert lines[1].startswith("C   .   D")
+
+
+# --- generating levels ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(9))
+def test_small_variant_levels_have_one_strict_solution_by_brute_force(seed):
+    rng = random.Random(seed)
+    variant = VARIANT_NAMES[seed % 3]
+    rows, cols = rng.choice([(4, 4), (4, 5), (5, 4)])
+    level = make_variant_level(variant, rows, cols, rng.randint(3, 5), rng)
+    assert level.puzzle.kind == variant or (variant == "warps" and not level.puzzle.warps)
+    assert check_paths(level.puzzle, level.solution.paths) == []
+    assert count_graph_solutions(level.puzzle, limit=2)[0] == 1
+
+
+@pytest.mark.parametrize("variant", ["bridges", "hexes", "warps"])
+def test_variant_levels_are_unique_well_formed_and_survive_a_file(variant, tmp_path):
+    rng = random.Random(variant)
+    level = make_variant_level(variant, 9, 9, 8, rng)
+    puzzle = level.puzzle
+    assert len(puzzle.colors) == 8 and puzzle.kind == variant
+    assert min(len(path) for path in level.solution.paths) >= 3
+    assert not any(touches_itself_on(puzzle, path) for path in level.solution.paths)
+    for text in (graph_text(puzzle), puzzle_json_text(puzzle)):
+        [entry] = parse_text(text)
+        result = solve(entry.puzzle, unique=True, allow_touching=False)
+        assert result.status == "solved" and result.unique
+        assert result.solution.paths == level.solution.paths
+
+
+def test_generate_and_convert_commands(tmp_path, capsys):
+    assert (
+        main(["generate", "--variant", "hexes", "--size", "6x6", "--seed", "4", "--out", str(tmp_path)]) == 0
+    )
+    [saved] = tmp_path.glob("hexes-6x6-4-001.json")
+    data = json.loads(saved.read_text())
+    assert data["kind"] == "hexes" and data["schema_version"] == 2
+    out = tmp_path / "graph"
+    assert main(["convert", str(saved), "--to", "graph", "--out", str(out)]) == 0
+    assert (out / saved.with_suffix(".txt").name).read_text().startswith("HEX\n")
+    assert main(["convert", str(saved), "--to", "grid", "--out", str(out)]) == 2
+    assert "does not fit a text grid" in capsys.readouterr().err
+    assert main(["generate", "--variant", "warps", "--size", "6x6", "--difficulty", "easy"]) == 64
+    assert main(["rate", str(saved)]) == 2
+    assert "the rater reasons on classic square boards only" in capsys.readouterr().err
+
+
+def test_solve_json_paths_use_format_e_coordinates(tmp_path, capsys):
+    path = tmp_path / "bridges.txt"
+    path.write_text(BRIDGES)
+    assert main(["solve", "--json", str(path)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["paths"]["B"] == [[0, 2], [1, 2], [2, 2], [3, 2]]  # [line / 2, position / 2]
+    assert [2, 2] in record["paths"]["D"]
