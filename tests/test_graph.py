@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flowbot.cli import main
-from flowbot.errors import FormatError, PuzzleError
+from flowbot.errors import FormatError, InputFileError, PuzzleError
 from flowbot.formats import parse_text, puzzle_json_text, read_entries
 from flowbot.generate.variants import VARIANTS as VARIANT_NAMES
 from flowbot.generate.variants import make_variant_level
@@ -333,3 +333,17 @@ def test_solve_json_paths_use_format_e_coordinates(tmp_path, capsys):
     record = json.loads(capsys.readouterr().out)
     assert record["paths"]["B"] == [[0, 2], [1, 2], [2, 2], [3, 2]]  # [line / 2, position / 2]
     assert [2, 2] in record["paths"]["D"]
+
+
+def test_the_games_refuse_graph_boards_by_name(tmp_path):
+    from flowbot.game.packs import levels_from
+    from flowbot.play.levels import load_levels
+
+    path = tmp_path / "hex.txt"
+    path.write_text(HEX_ODD)
+    with pytest.raises(FormatError, match="hexes board: the terminal game plays classic boards only"):
+        load_levels(str(path))
+    with pytest.raises(InputFileError, match="hexes board: the terminal game plays classic boards only"):
+        load_levels(str(tmp_path))
+    with pytest.raises(FormatError, match="hexes board: the bundled game plays classic boards only"):
+        levels_from(folder=str(tmp_path))
