@@ -347,3 +347,25 @@ def test_the_games_refuse_graph_boards_by_name(tmp_path):
         load_levels(str(tmp_path))
     with pytest.raises(FormatError, match="hexes board: the bundled game plays classic boards only"):
         levels_from(folder=str(tmp_path))
+
+
+SCREENSHOT_TRUTHS = Path(__file__).resolve().parents[2] / "shared" / "screenshots" / "variants"
+
+
+@pytest.mark.skipif(not SCREENSHOT_TRUTHS.is_dir(), reason="shared screenshots not present")
+def test_screenshot_truths_build_boards_with_one_strict_solution():
+    # The hex truths are odd-q (their MANIFEST); real levels have exactly one strict solution, which
+    # a wrong reading of the layout would hardly keep.
+    built = 0
+    for path in sorted(SCREENSHOT_TRUTHS.glob("*.truth.txt")):
+        lines = path.read_text().splitlines()
+        if lines[0].startswith("hex:"):
+            puzzle = Puzzle.from_lines("hexes", lines[1:])
+        elif any("+" in line for line in lines):
+            puzzle = Puzzle.from_lines("bridges", lines)
+        else:
+            continue  # square boards whose walls the truth leaves out
+        result = solved(puzzle)
+        assert result.strict and result.unique, path.name
+        built += 1
+    assert built >= 4
