@@ -369,3 +369,12 @@ def test_screenshot_truths_build_boards_with_one_strict_solution():
         assert result.strict and result.unique, path.name
         built += 1
     assert built >= 4
+
+
+@pytest.mark.skipif(not VARIANTS.is_dir(), reason="shared corpus not present")
+def test_bench_variants_set_reports_by_size_and_kind(capsys):
+    assert main(["bench", "--set", "variants", "--repeat", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "14x14 warps     8" in captured.out and "15x15 hexes" in captured.out
+    assert "31 puzzles: 31 solved" in captured.out
+    assert "14x14Template.txt: the board has no dots" in captured.err

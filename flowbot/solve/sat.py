@@ -227,7 +227,7 @@ class _Encoding:
         add = self.clauses.append
         n = len(lits)
         if n > 4:
-            # Hex cells and warps: any n - count + 1 hold a true one, any count + 1 a false one.
+            # Hex cells (six links): any n - count + 1 hold a true one, any count + 1 a false one.
             for chosen in combinations(lits, n - count + 1):
                 add(list(chosen))
             for chosen in combinations(lits, count + 1):
