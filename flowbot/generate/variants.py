@@ -44,6 +44,7 @@ class Board:
     cols: int
     bridges: frozenset[Cell]
     warps: frozenset[tuple[str, int]]
+    missing: frozenset[Cell]
     around: dict[Node, tuple[Node, ...]]
 
     def can_end(self, node: Node) -> bool:
@@ -58,7 +59,8 @@ def check_variant_size(variant: str, rows: int, cols: int, colors: int | None) -
     if not (4 <= rows <= 16 and 4 <= cols <= 16):
         raise UsageError(f"{variant} board size {rows}x{cols} is outside 4x4 to 16x16")
     if colors is not None:
-        high = color_range(rows, cols)[1]
+        cells = rows * cols - (cols + 1) // 2 * (variant == "hexes")  # see make_board's hex outline
+        high = min(color_range(rows, cols)[1], cells // MIN_FLOW)
         if not 2 <= colors <= high:
             raise UsageError(f"{colors} colours on a {rows}x{cols} {variant} board: use 2 to {high}")
 
@@ -69,7 +71,11 @@ def default_variant_colors(rows: int, cols: int, rng: random.Random) -> int:
 
 
 def make_board(variant: str, rows: int, cols: int, rng: random.Random) -> Board:
-    """An empty board: bridges away from the edges, warps on a few rows and columns, hexes odd-q."""
+    """An empty board: bridges away from the edges, warps on a few rows and columns, hexes odd-q.
+
+    A hexes board has the game's "Classic" outline: the even (upper) columns lack row 0, so both
+    ends of the board are even (a 5x5 board has 22 cells, as the game's Classic 5x5 levels).
+    """
     bridges: set[Cell] = set()
     warps: set[tuple[str, int]] = set()
     if variant == "bridges":
@@ -80,10 +86,11 @@ def make_board(variant: str, rows: int, cols: int, rng: random.Random) -> Board:
     elif variant == "warps":
         lines = [("row", r) for r in range(rows)] + [("col", c) for c in range(cols)]
         warps.update(rng.sample(lines, rng.randint(1, max(1, len(lines) // 4))))
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    missing = frozenset((0, c) for c in range(0, cols, 2)) if variant == "hexes" else frozenset()
+    cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in missing]
 
     def present(cell: Cell) -> bool:
-        return 0 <= cell[0] < rows and 0 <= cell[1] < cols
+        return 0 <= cell[0] < rows and 0 <= cell[1] < cols and cell not in missing
 
     warp_links = [warp_ends(warp, present, rows, cols) for warp in sorted(warps)]
     links = build_links(
@@ -104,7 +111,7 @@ def make_board(variant: str, rows: int, cols: int, rng: random.Random) -> Board:
         around[node_a].append(node_b)
         around[node_b].append(node_a)
     frozen = {node: tuple(linked) for node, linked in around.items()}
-    return Board(variant, rows, cols, frozenset(bridges), frozenset(warps), frozen)
+    return Board(variant, rows, cols, frozenset(bridges), frozenset(warps), missing, frozen)
 
 
 # --- laying flows over the graph ---------------------------------------------------------------------
@@ -253,6 +260,8 @@ def to_puzzle(board: Board, paths: list[list[Node]]) -> tuple[Puzzle, Solution]:
     grid = [[EMPTY] * board.cols for _ in range(board.rows)]
     for cell in board.bridges:
         grid[cell[0]][cell[1]] = "+"
+    for cell in board.missing:
+        grid[cell[0]][cell[1]] = "#"
     for rank, index in enumerate(ranked):
         for node in (paths[index][0], paths[index][-1]):
             grid[node[0]][node[1]] = LABELS[rank]
@@ -274,6 +283,7 @@ def make_variant_level(
     variant: str, rows: int, cols: int, colors: int, rng: random.Random, budget: float = 60.0
 ) -> VariantLevel:
     """One level of a sister game with exactly one strict solution, confirmed by the checker."""
+    check_variant_size(variant, rows, cols, colors)
     started = time.perf_counter()
     for attempt in range(1, MAX_ATTEMPTS + 1):
         if time.perf_counter() - started > budget:
