@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from flowbot.cli import main
 from flowbot.errors import FormatError, InputFileError, PuzzleError
@@ -378,3 +380,29 @@ def test_bench_variants_set_reports_by_size_and_kind(capsys):
     assert "14x14 warps     8" in captured.out and "15x15 hexes" in captured.out
     assert "31 puzzles: 31 solved" in captured.out
     assert "14x14Template.txt: the board has no dots" in captured.err
+
+
+# --- careless input -------------------------------------------------------------------------------------
+
+_WARPS = "WARPS\nA-.-B-\n|   |\n.-.-.\n| | |\nB-.-A\n|   |\n"
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(
+    base=st.sampled_from([BRIDGES, HEX_ODD, _WARPS]),
+    edits=st.lists(st.tuples(st.integers(0, 200), st.sampled_from("AB.*-|\\/ #\n")), max_size=4),
+)
+def test_format_e_never_fails_with_a_traceback(base, edits):
+    # Real drawings with a few characters changed: walls, warps, stray links, broken lines.
+    text = list(base)
+    for position, char in edits:
+        text[6 + position % (len(text) - 6)] = char  # the header stays
+    try:
+        [entry] = parse_text("".join(text))
+    except (FormatError, PuzzleError):
+        return
+    puzzle = entry.puzzle
+    assert parse_graph_text(graph_text(puzzle).splitlines()) == puzzle  # what reads, writes back the same
+    result = solve(puzzle, timeout=5)
+    if result.status == "solved":
+        assert check_paths(puzzle, result.solution.paths) == []
