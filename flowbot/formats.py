@@ -8,6 +8,11 @@ Formats, by the name kept in `Source.format`:
 - ``numberlink``: thomasahle/numberlink text, several puzzles each under a ``W H`` header line.
 - ``tabs``: lacop/FlowSolver text, cells separated by tabs.
 - ``flow-header``: ksavill ``.flow`` text, ``# key: value`` lines and then a grid.
+- ``graph``: format E, samgoldman/FlowSolver graph text (``STANDARD``, ``BRIDGES``, ``HEX`` or ``WARPS``
+  and then cells with the links between them drawn); see `flowbot.graph_text`.
+
+flowbot JSON version 2 adds the sister games (``kind``, ``layout``, ``walls``, ``warps``, ``+`` bridges in
+``grid``); a classic square board is still written as version 1.
 
 Where a read puzzle's source points: for every text format and rows-json, ``puzzle.source`` is the
 file (the same value as ``Loaded.source``). For flowbot-json, ``Loaded.source`` is the file (with the
