@@ -8,6 +8,11 @@ Formats, by the name kept in `Source.format`:
 - ``numberlink``: thomasahle/numberlink text, several puzzles each under a ``W H`` header line.
 - ``tabs``: lacop/FlowSolver text, cells separated by tabs.
 - ``flow-header``: ksavill ``.flow`` text, ``# key: value`` lines and then a grid.
+- ``graph``: format E, samgoldman/FlowSolver graph text (``STANDARD``, ``BRIDGES``, ``HEX`` or ``WARPS``
+  and then cells with the links between them drawn); see `flowbot.graph_text`.
+
+flowbot JSON version 2 adds the sister games (``kind``, ``layout``, ``walls``, ``warps``, ``+`` bridges in
+``grid``); a classic square board is still written as version 1.
 
 Where a read puzzle's source points: for every text format and rows-json, ``puzzle.source`` is the
 file (the same value as ``Loaded.source``). For flowbot-json, ``Loaded.source`` is the file (with the
@@ -33,9 +38,13 @@ from pathlib import Path
 from types import MappingProxyType
 
 from flowbot.errors import FlowbotError, FormatError, InputFileError, OutputFileError, PuzzleError
-from flowbot.model import EMPTY, PALETTE, WALL, Puzzle, Source
+from flowbot.graph_text import is_graph_text, parse_graph_text
+from flowbot.lattice import link_key
+from flowbot.model import BRIDGE, EMPTY, KINDS, PALETTE, WALL, Puzzle, Source
 
-FLOWBOT_SCHEMA_VERSION = 1
+# Version 2 adds the sister games: "kind", "layout" (hexes), "walls" (between cells), "warps", '+' bridges.
+FLOWBOT_SCHEMA_VERSION = 2
+_HEX_LAYOUTS = {1: "odd-q", 0: "even-q"}
 
 # Far above any real puzzle file (the largest numberlink stress file is 3 MB); stops us slurping a video.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -152,13 +161,21 @@ def parse_text(text: str, path: str | os.PathLike[str] | None = None) -> list[Lo
 def puzzle_to_json(puzzle: Puzzle, solution_rows: Sequence[str] | None = None) -> dict[str, object]:
     """The flowbot JSON object of a puzzle (and optionally its solved grid), keys in their written order."""
     data: dict[str, object] = {
-        "schema_version": FLOWBOT_SCHEMA_VERSION,
+        # A classic square board is still written as version 1, which every flowbot reads.
+        "schema_version": FLOWBOT_SCHEMA_VERSION if puzzle.is_graph else 1,
         "rows": puzzle.rows,
         "cols": puzzle.cols,
-        "grid": puzzle.to_rows(),
-        "colors": {color.label: color.name for color in puzzle.colors},
-        "source": _source_to_json(puzzle.source),
     }
+    if puzzle.is_graph:
+        data["kind"] = puzzle.kind
+    data["grid"] = puzzle.to_rows()
+    data["colors"] = {color.label: color.name for color in puzzle.colors}
+    if puzzle.is_graph:
+        if puzzle.hex_lower is not None:
+            data["layout"] = _HEX_LAYOUTS[puzzle.hex_lower]
+        data["walls"] = [[list(a), list(b)] for a, b in sorted(puzzle.edge_walls)]
+        data["warps"] = [list(warp) for warp in sorted(puzzle.warps)]
+    data["source"] = _source_to_json(puzzle.source)
     if solution_rows is not None:
         rows = list(solution_rows)
         if len(rows) != puzzle.rows or any(len(row) != puzzle.cols for row in rows):
@@ -191,6 +208,11 @@ def puzzle_json_text(puzzle: Puzzle, solution_rows: Sequence[str] | None = None)
 
 def text_grid_file_text(puzzle: Puzzle, name: str | os.PathLike[str] = "<grid>") -> str:
     """The text grid file text of a puzzle; FormatError when a label could not be read back."""
+    if puzzle.is_graph:
+        raise FormatError(
+            f"{os.fsdecode(name)}: a {puzzle.kind} board (bridges, hexes, warps or walls) does not fit a "
+            "text grid; save flowbot JSON or format E (convert --to graph) instead"
+        )
     for color in puzzle.colors:
         # Refuse rather than write a file that `read_entries` would reject as an unknown character.
         if color.label not in _GRID_CELLS:
@@ -626,7 +648,7 @@ def _json_puzzle(data: object, file_source: Source) -> Puzzle:
             raise FormatError(f"'{key}' is {value} but the grid has {expected}")
     names = _color_names(data.get("colors", {}))
     stored = _stored_source(data.get("source"))
-    puzzle = Puzzle.from_rows(grid, names, stored or file_source)
+    puzzle = _json_board(data, grid, names, stored or file_source)
     labels = puzzle.label_index()
     for label in names:
         if label not in labels:
@@ -637,6 +659,61 @@ def _json_puzzle(data: object, file_source: Source) -> Puzzle:
     ):
         raise FormatError(f"'solution' must be {puzzle.rows} rows of {puzzle.cols} characters")
     return _in_color_order(puzzle, list(names))
+
+
+def _json_board(data: Mapping[str, object], grid: list[str], names: dict, source: Source) -> Puzzle:
+    """The board of a flowbot JSON object: a square grid, or (version 2) any kind with its features."""
+    kind = data.get("kind")
+    if data["schema_version"] < 2 or kind is None:
+        for key in ("layout", "walls", "warps"):
+            if key in data:
+                raise FormatError(f"'{key}' needs 'kind' (schema_version 2)")
+        return Puzzle.from_rows(grid, names, source)
+    if kind not in KINDS:
+        raise FormatError(f"'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+    layout = data.get("layout", "odd-q" if kind == "hexes" else None)
+    lowers = {name: lower for lower, name in _HEX_LAYOUTS.items()}
+    if kind == "hexes" and layout not in lowers:
+        raise FormatError(f"'layout' must be 'odd-q' or 'even-q', got {layout!r}")
+    if kind != "hexes" and layout is not None:
+        raise FormatError("'layout' is for hexes boards only")
+    walls = [(_json_cell(pair, "walls", 0), _json_cell(pair, "walls", 1)) for pair in _list(data, "walls")]
+    warps = [_json_warp(warp) for warp in _list(data, "warps")]
+    bridges = {(r, c) for r, text in enumerate(grid) for c, char in enumerate(text) if char == BRIDGE}
+    if bridges and kind != "bridges":
+        raise FormatError(f"'+' (a bridge) in the grid of a {kind} board")
+    plain = [text.replace(BRIDGE, EMPTY) for text in grid] if kind == "bridges" else grid
+    board = Puzzle.from_rows(plain, names, source)
+    return board.rebuilt(
+        bridges=frozenset(bridges),
+        hex_lower=lowers[layout] if kind == "hexes" else None,
+        warps=frozenset(warps),
+        edge_walls=frozenset(link_key(a, b) for a, b in walls),
+    )
+
+
+def _list(data: Mapping[str, object], key: str) -> list:
+    """The list under `key` ([] when absent)."""
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise FormatError(f"'{key}' must be a list, got {_kind(value)}")
+    return value
+
+
+def _json_cell(pair: object, key: str, at: int) -> tuple[int, int]:
+    """One [row, col] of a wall: a pair of cells, each a pair of whole numbers."""
+    if isinstance(pair, list) and len(pair) == 2:
+        cell = pair[at]
+        if isinstance(cell, list) and len(cell) == 2 and all(type(v) is int for v in cell):
+            return cell[0], cell[1]
+    raise FormatError(f"each of '{key}' must be [[row, col], [row, col]], got {pair!r}")
+
+
+def _json_warp(warp: object) -> tuple[str, int]:
+    """One warp: ["row", r] or ["col", c]."""
+    if isinstance(warp, list) and len(warp) == 2 and warp[0] in ("row", "col") and type(warp[1]) is int:
+        return warp[0], warp[1]
+    raise FormatError(f'each of \'warps\' must be ["row", ROW] or ["col", COL], got {warp!r}')
 
 
 def _check_schema_version(data: Mapping[str, object]) -> None:
@@ -713,13 +790,9 @@ def _in_color_order(puzzle: Puzzle, order: Sequence[str]) -> Puzzle:
     ranks = first + [rank for rank in range(len(puzzle.colors)) if rank not in first]
     if ranks == sorted(ranks):
         return puzzle
-    return Puzzle(
-        puzzle.rows,
-        puzzle.cols,
-        tuple(puzzle.colors[rank] for rank in ranks),
-        tuple(puzzle.endpoints[rank] for rank in ranks),
-        puzzle.walls,
-        puzzle.source,
+    return puzzle.rebuilt(
+        colors=tuple(puzzle.colors[rank] for rank in ranks),
+        endpoints=tuple(puzzle.endpoints[rank] for rank in ranks),
     )
 
 
@@ -822,6 +895,10 @@ def _parse_lines(lines: list[_Line], label: str, name: str | None) -> list[Loade
         raise FormatError(f"{label}: no puzzle found (only comments and blank lines)")
     if _HEADER.fullmatch(lines[start].text):
         return _numberlink(lines, label, name)
+    if is_graph_text(lines[start].text):
+        source = Source(kind="file", path=name, index=0, format="graph")
+        texts = [line.text for line in _board(lines[start:])]
+        return _single(label, source, lambda: parse_graph_text(texts, source))
     header = _header_keys(lines[:start])
     if header:
         source = Source(kind="file", path=name, index=0, format="flow-header", details=header)

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from flowbot.errors import PuzzleError
+from flowbot.lattice import (
+    ACROSS,
+    Link,
+    axis_of,
+    build_links,
+    each_link,
+    hex_around,
+    link_key,
+    square_around,
+    warp_ends,
+)
 
 # The game's palette in its own order; a colour's index here is its usual rank in a level.
 PALETTE: tuple[str, ...] = (
@@ -15,6 +26,10 @@ PALETTE: tuple[str, ...] = (
 
 EMPTY = "."
 WALL = "#"
+BRIDGE = "+"
+
+# The kinds of board: Flow Free and its sister games.
+KINDS = ("square", "bridges", "hexes", "warps")
 
 Cell = tuple[int, int]
 """A board position as (row, col), both from 0."""
@@ -41,7 +56,15 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
-    """A Flow board: size, the two endpoints of each colour, and the cells that are not on it."""
+    """A Flow board: size, the two endpoints of each colour, the cells that are not on it, and the
+    sister games' features: bridge cells, a hex lattice, warps (rows or columns that wrap around) and
+    edge walls (between two neighbouring cells).
+
+    `walls` are missing cells (an old name kept for the square boards that have always had them).
+    `hex_lower` is None on square lattices; on hex boards, the parity (0 or 1) of the columns that
+    sit half a cell lower (1: "odd-q"). A board with none of the features is a classic square board and
+    keeps the fast paths everywhere (`is_graph` is False).
+    """
 
     rows: int
     cols: int
@@ -49,7 +72,12 @@ class Puzzle:
     endpoints: tuple[tuple[Cell, Cell], ...]
     walls: frozenset[Cell] = frozenset()
     source: Source | None = field(default=None, compare=False)
+    bridges: frozenset[Cell] = frozenset()
+    hex_lower: int | None = None
+    warps: frozenset[tuple[str, int]] = frozenset()
+    edge_walls: frozenset[Link] = frozenset()
     _owner: dict[Cell, int] = field(init=False, repr=False, compare=False, hash=False)
+    _links: dict[Cell, tuple[Cell, ...]] | None = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.cols < 1:
@@ -84,6 +112,48 @@ class Puzzle:
                     )
                 owner[cell] = index
         object.__setattr__(self, "_owner", owner)
+        object.__setattr__(self, "_links", None)
+        if self.bridges or self.hex_lower is not None or self.warps or self.edge_walls:
+            object.__setattr__(self, "_links", self._graph_links(labels))
+
+    def _graph_links(self, labels: list[str]) -> dict[Cell, tuple[Cell, ...]]:
+        """Check the sister games' features and work out every cell's linked neighbours."""
+        hexes = self.hex_lower is not None
+        if hexes and self.hex_lower not in (0, 1):
+            raise PuzzleError(
+                f"hex_lower must be 0 or 1 (parity of the lower columns), not {self.hex_lower!r}"
+            )
+        if hexes and (self.bridges or self.warps):
+            raise PuzzleError("hex boards have no bridges or warps")
+        if self.bridges and BRIDGE in labels:
+            raise PuzzleError(f"colour label {BRIDGE!r} stands for a bridge on a board with bridges")
+        for cell in sorted(self.bridges):
+            if not self.on_board(cell):
+                raise PuzzleError(f"bridge at {cell_name(cell)} is not a cell of the board")
+            if cell in self._owner:
+                raise PuzzleError(f"bridge at {cell_name(cell)} is also an endpoint")
+        warp_links = []
+        for warp in sorted(self.warps):
+            axis, at = warp
+            if axis not in ("row", "col") or not isinstance(at, int):
+                raise PuzzleError(f"warp {warp!r} is not ('row', ROW) or ('col', COL)")
+            if not 0 <= at < (self.rows if axis == "row" else self.cols):
+                raise PuzzleError(f"warp of {axis} {at + 1} is outside the {self.size} board")
+            ends = warp_ends(warp, self.on_board, self.rows, self.cols)
+            if ends is None:
+                raise PuzzleError(f"warp of {axis} {at + 1}: fewer than 3 cells, nothing to wrap around")
+            warp_links.append(ends)
+        for a, b in self.edge_walls:
+            if (a, b) != link_key(a, b):
+                raise PuzzleError(f"wall {(a, b)!r} is not written in order (use lattice.link_key)")
+            around = square_around(a) if not hexes else hex_around(a, self.hex_lower)
+            if b not in around:
+                raise PuzzleError(f"wall between {cell_name(a)} and {cell_name(b)}: not neighbours")
+            if not (self.on_board(a) and self.on_board(b)):
+                raise PuzzleError(f"wall between {cell_name(a)} and {cell_name(b)}: both must be cells")
+        return build_links(
+            self.cells(), self.on_board, hex_lower=self.hex_lower, warp_links=warp_links, cut=self.edge_walls
+        )
 
     @classmethod
     def from_rows(
@@ -123,11 +193,54 @@ class Puzzle:
         endpoints = tuple((cells[0], cells[1]) for cells in seen.values())
         return cls(len(rows), width, colors, endpoints, frozenset(walls), source)
 
+    @classmethod
+    def from_lines(
+        cls,
+        kind: str,
+        lines: Sequence[str],
+        walls: Iterable[tuple[Cell, Cell]] = (),
+        warps: Iterable[tuple[str, int]] = (),
+        names: Mapping[str, str | None] | None = None,
+        source: Source | None = None,
+    ) -> Puzzle:
+        """Build any kind of board from plain data (what the screenshot reader and the files give).
+
+        `kind` is 'square', 'bridges', 'hexes' or 'warps'. `lines` are rows as in the truth files: a
+        character per cell, '.' empty, '#' no cell, '+' a bridge (bridges only), any other character an
+        endpoint; hex lines are odd-q (odd columns half a cell lower, row r = the r-th cell of each
+        column). `walls` are pairs of neighbouring (row, col) cells with a wall between them (pairs
+        touching a missing cell are dropped: no link crosses there anyway). `warps` are ('row', r) or
+        ('col', c) for each row or column that wraps around (warps boards only).
+        """
+        if kind not in KINDS:
+            raise PuzzleError(f"unknown kind of board {kind!r} (one of {', '.join(KINDS)})")
+        bridges = frozenset(
+            (row, col) for row, text in enumerate(lines) for col, char in enumerate(text) if char == BRIDGE
+        )
+        if bridges and kind != "bridges":
+            raise PuzzleError(f"'+' (a bridge) at {cell_name(min(bridges))} on a {kind} board")
+        warps = frozenset((str(axis), int(at)) for axis, at in warps)
+        if warps and kind != "warps":
+            raise PuzzleError(f"warps on a {kind} board (only warps boards wrap around)")
+        plain = [text.replace(BRIDGE, EMPTY) for text in lines] if bridges else list(lines)
+        puzzle = cls.from_rows(plain, names, source)
+        hex_lower = 1 if kind == "hexes" else None
+        edge_walls = set()
+        for a, b in walls:
+            a, b = (int(a[0]), int(a[1])), (int(b[0]), int(b[1]))
+            if puzzle.on_board(a) and puzzle.on_board(b):
+                edge_walls.add(link_key(a, b))
+        return puzzle.rebuilt(
+            bridges=bridges, hex_lower=hex_lower, warps=warps, edge_walls=frozenset(edge_walls)
+        )
+
     def to_rows(self) -> list[str]:
-        """The board as row strings, the inverse of `from_rows`."""
+        """The board as row strings, the inverse of `from_rows` ('+' marks a bridge)."""
         grid = [[EMPTY] * self.cols for _ in range(self.rows)]
         for row, col in self.walls:
             grid[row][col] = WALL
+        for row, col in self.bridges:
+            grid[row][col] = BRIDGE
         for cell, index in self._owner.items():
             grid[cell[0]][cell[1]] = self.colors[index].label
         return ["".join(line) for line in grid]
@@ -152,10 +265,44 @@ class Puzzle:
                     yield (row, col)
 
     def neighbors(self, cell: Cell) -> list[Cell]:
-        """The playable cells orthogonally next to this one."""
+        """The playable cells a flow can step to from this one (lattice, warps; not through walls)."""
+        if self._links is not None:
+            return list(self._links.get(cell, ()))
         row, col = cell
         around = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
         return [other for other in around if self.on_board(other)]
+
+    def linked(self, a: Cell, b: Cell) -> bool:
+        """True when a flow can step straight from cell a to cell b."""
+        if self._links is not None:
+            return b in self._links.get(a, ())
+        return self.on_board(a) and self.on_board(b) and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+    def links(self) -> list[Link]:
+        """Every pair of cells a flow can step between, once each."""
+        if self._links is not None:
+            return list(each_link(self._links))
+        return [(cell, other) for cell in self.cells() for other in self.neighbors(cell) if cell < other]
+
+    def is_bridge(self, cell: Cell) -> bool:
+        """True on a bridge cell (two flows cross it, each straight through)."""
+        return cell in self.bridges
+
+    @property
+    def is_graph(self) -> bool:
+        """True when the board has a sister game's feature (bridges, hexes, warps or edge walls)."""
+        return self._links is not None
+
+    @property
+    def kind(self) -> str:
+        """Which game the board belongs to: 'square', 'bridges', 'hexes' or 'warps'."""
+        if self.hex_lower is not None:
+            return "hexes"
+        if self.bridges:
+            return "bridges"
+        if self.warps:
+            return "warps"
+        return "square"
 
     @property
     def size(self) -> str:
@@ -173,7 +320,17 @@ class Puzzle:
 
     def with_source(self, source: Source) -> Puzzle:
         """The same board with another source."""
-        return Puzzle(self.rows, self.cols, self.colors, self.endpoints, self.walls, source)
+        return self.rebuilt(source=source)
+
+    def rebuilt(self, **changes: object) -> Puzzle:
+        """The same board with some fields changed (colours, endpoints, source...), checked again."""
+        fields = {
+            "rows": self.rows, "cols": self.cols, "colors": self.colors, "endpoints": self.endpoints,
+            "walls": self.walls, "source": self.source, "bridges": self.bridges,
+            "hex_lower": self.hex_lower, "warps": self.warps, "edge_walls": self.edge_walls,
+        }  # fmt: skip
+        fields.update(changes)
+        return Puzzle(**fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,13 +341,24 @@ class Solution:
     paths: tuple[tuple[Cell, ...], ...]
 
     def to_rows(self) -> list[str]:
-        """The filled board: every cell carries its colour's label; walls stay '#'."""
+        """The filled board: every cell carries its colour's label; walls stay '#', bridges '+'."""
         grid = [list(line) for line in self.puzzle.to_rows()]
+        bridges = self.puzzle.bridges
         for index, path in enumerate(self.paths):
             label = self.puzzle.colors[index].label
             for row, col in path:
-                grid[row][col] = label
+                if (row, col) not in bridges:
+                    grid[row][col] = label
         return ["".join(line) for line in grid]
+
+    def crossing(self, cell: Cell) -> dict[str, int]:
+        """Which colour crosses a bridge cell each way: {'h': colour, 'v': colour} (as far as known)."""
+        ways: dict[str, int] = {}
+        for index, path in enumerate(self.paths):
+            for step, here in enumerate(path):
+                if here == cell and 0 < step < len(path) - 1:
+                    ways[axis_of(path[step - 1], here)] = index
+        return ways
 
     def color_grid(self) -> list[list[int]]:
         """Colour index per cell (-1 for walls and uncovered cells)."""
@@ -198,6 +366,8 @@ class Solution:
         for index, path in enumerate(self.paths):
             for row, col in path:
                 grid[row][col] = index
+        for row, col in self.puzzle.bridges:  # the flow going across stands for the bridge
+            grid[row][col] = self.crossing((row, col)).get(ACROSS, -1)
         return grid
 
 

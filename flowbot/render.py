@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import TextIO
 
 from flowbot.model import WALL, Puzzle, Solution
@@ -37,11 +38,15 @@ def terminal_colors(stream: TextIO, environ: Mapping[str, str] | None = None) ->
 
 def render_solution(solution: Solution, colors: int) -> str:
     """The solved board: endpoints as their label, pipe cells filled with their colour."""
+    if solution.puzzle.is_graph:
+        return render_graph(solution.puzzle, solution, colors)
     return _render(solution.puzzle, solution.to_rows(), colors)
 
 
 def render_puzzle(puzzle: Puzzle, colors: int) -> str:
     """The unsolved board: endpoints in their colour, empty cells as dots."""
+    if puzzle.is_graph:
+        return render_graph(puzzle, None, colors)
     return _render(puzzle, puzzle.to_rows(), colors)
 
 
@@ -96,3 +101,99 @@ def _render(puzzle: Puzzle, rows: list[str], colors: int) -> str:
                     parts.append(f"{paint}  {RESET}")
         lines.append("".join(parts))
     return "\n".join(lines) + "\n"
+
+
+# --- sister games: a drawing of cells and links ----------------------------------------------------
+
+
+def render_graph(puzzle: Puzzle, solution: Solution | None, colors: int) -> str:
+    """A board with bridges, warps or walls as format E draws it (links between cells), or a hex board
+    as staggered columns; solved, only the links the flows use are drawn, in their colours."""
+    canvas = _hex_canvas(puzzle, solution) if puzzle.hex_lower is not None else _link_canvas(puzzle, solution)
+    lines = []
+    for line in canvas:
+        parts = []
+        for char, color, is_end in line:
+            if colors == PLAIN or color is None:
+                parts.append(char)
+                continue
+            rgb = display_rgb(puzzle, color)
+            ink = ("30" if sum(rgb) > 380 else "97") if is_end else None
+            text = f"\x1b[1;{ink}m{char}" if ink else (char if char in "+" else " ")
+            parts.append(f"{background(rgb, colors)}{text}{RESET}")
+        lines.append("".join(parts).rstrip())
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+_Slot = tuple[str, int | None, bool]  # the character, the colour painted under it, whether it is a dot
+
+
+def _cell_slots(puzzle: Puzzle, solution: Solution | None) -> dict[tuple[int, int], _Slot]:
+    """What each cell shows: its dot's label, its flow's label, '+' for a bridge, '.' when empty."""
+    color_of: dict[tuple[int, int], int] = {}
+    if solution is not None:
+        for index, path in enumerate(solution.paths):
+            for cell in path:
+                color_of.setdefault(cell, index)
+    slots = {}
+    for cell in puzzle.cells():
+        dot = puzzle.endpoint_color(cell)
+        if dot is not None:
+            slots[cell] = (puzzle.colors[dot].label, dot, True)
+        elif puzzle.is_bridge(cell):
+            slots[cell] = ("+", None, False)
+        elif cell in color_of:
+            slots[cell] = (puzzle.colors[color_of[cell]].label.lower(), color_of[cell], False)
+        else:
+            slots[cell] = (".", None, False)
+    return slots
+
+
+def _link_canvas(puzzle: Puzzle, solution: Solution | None) -> list[list[_Slot]]:
+    """Square-lattice boards: cells two characters apart, '-' and '|' for links, warps at both edges."""
+    height, width = 2 * puzzle.rows + 1, 2 * puzzle.cols + 1
+    canvas: list[list[_Slot]] = [[(" ", None, False)] * (width + 1) for _ in range(height + 1)]
+
+    def put(line: int, position: int, slot: _Slot) -> None:
+        canvas[line + 1][position + 1] = slot  # one spare line and column for warps coming back
+
+    for (row, col), slot in _cell_slots(puzzle, solution).items():
+        put(2 * row, 2 * col, slot)
+    used: dict[tuple, int] = {}
+    if solution is not None:
+        for index, path in enumerate(solution.paths):
+            for a, b in pairwise(path):
+                used[(a, b)] = used[(b, a)] = index
+    for a, b in puzzle.links():
+        if solution is not None and (a, b) not in used:
+            continue
+        color = used.get((a, b))
+        char = "-" if a[0] == b[0] else "|"
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1:  # a warp: drawn past the last cell and before the first
+            first, last = min(a, b), max(a, b)
+            if char == "-":
+                put(2 * last[0], 2 * last[1] + 1, (char, color, False))
+                put(2 * first[0], 2 * first[1] - 1, (char, color, False))
+            else:
+                put(2 * last[0] + 1, 2 * last[1], (char, color, False))
+                put(2 * first[0] - 1, 2 * first[1], (char, color, False))
+        else:
+            put(a[0] + b[0], a[1] + b[1], (char, color, False))
+    if not any(slot[0] != " " for slot in canvas[0]):
+        canvas.pop(0)
+    if all(line[0][0] == " " for line in canvas):
+        canvas = [line[1:] for line in canvas]
+    return canvas
+
+
+def _hex_canvas(puzzle: Puzzle, solution: Solution | None) -> list[list[_Slot]]:
+    """Hex boards: each column two characters wide, the lower columns half a cell (one line) down."""
+    lower = puzzle.hex_lower
+    canvas: list[list[_Slot]] = [[(" ", None, False)] * (2 * puzzle.cols) for _ in range(2 * puzzle.rows + 1)]
+    for (row, col), slot in _cell_slots(puzzle, solution).items():
+        canvas[2 * row + (1 if col % 2 == lower else 0)][2 * col] = slot
+    while canvas and all(slot[0] == " " for slot in canvas[0]):
+        canvas.pop(0)
+    return canvas

@@ -92,3 +92,59 @@ def canonical(rows: list[str]) -> list[str]:
         if char not in ".#" and char not in names:
             names[char] = LABELS[len(names)]
     return ["".join(names.get(char, char) for char in row) for row in rows]
+
+
+def count_graph_solutions(puzzle: Puzzle, limit: int = 3) -> tuple[int, int]:
+    """Count (strict, relaxed) solutions of a board with bridges, hexes, warps or walls by plain search.
+
+    A step goes along one of the puzzle's links; through a bridge it must go straight on, and each of a
+    bridge's two ways holds one flow. The search stops at `limit` strict solutions (the relaxed count
+    is capped at `limit` too). Slow: for boards of a few dozen cells.
+    """
+    from flowbot.lattice import axis_of
+    from flowbot.solve.check import touches_itself_on
+
+    counts = [0, 0]
+    total = sum(2 if puzzle.is_bridge(cell) else 1 for cell in puzzle.cells())
+    used: set = set()
+    paths: list[list] = []
+
+    def extend(color: int, path: list) -> None:
+        if counts[0] >= limit:
+            return
+        head = path[-1]
+        goal = puzzle.endpoints[color][1]
+        if head == goal:
+            paths.append(list(path))
+            place(color + 1)
+            paths.pop()
+            return
+        for step in puzzle.neighbors(head):
+            axis = axis_of(head, step)
+            if puzzle.is_bridge(head) and axis_of(path[-2], head) != axis:
+                continue  # straight through a bridge only
+            if len(path) > 1 and step == path[-2]:
+                continue
+            node = (*step, axis) if puzzle.is_bridge(step) else step
+            if node in used or (step != goal and puzzle.endpoint_color(step) is not None):
+                continue
+            used.add(node)
+            path.append(step)
+            extend(color, path)
+            path.pop()
+            used.discard(node)
+
+    def place(color: int) -> None:
+        if color == len(puzzle.colors):
+            if len(used) == total:
+                counts[1] = min(limit, counts[1] + 1)
+                if not any(touches_itself_on(puzzle, path) for path in paths):
+                    counts[0] += 1
+            return
+        start = puzzle.endpoints[color][0]
+        used.add(start)
+        extend(color, [start])
+        used.discard(start)
+
+    place(0)
+    return counts[0], counts[1]

@@ -18,9 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--set",
-        choices=("levels", "janko", "all", "screenshots", "generate"),
+        choices=("levels", "janko", "variants", "all", "screenshots", "generate"),
         default="levels",
-        help="what to time when no PATH is given: solver corpus sets, screenshot reading, or generation",
+        help="what to time when no PATH is given: solver corpus sets (variants: Bridges, Hexes and Warps "
+        "levels), screenshot reading, or generation",
     )
     parser.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="per-puzzle limit")
     parser.add_argument(

@@ -1,4 +1,4 @@
-"""`flowbot convert`: rewrite puzzle files as flowbot JSON or text grids."""
+"""`flowbot convert`: rewrite puzzle files as flowbot JSON, text grids or format E graph text."""
 
 from __future__ import annotations
 
@@ -6,14 +6,19 @@ import argparse
 import sys
 
 NAME = "convert"
-HELP = "rewrite puzzle files as flowbot JSON or text grids"
+HELP = "rewrite puzzle files as flowbot JSON, text grids or format E graph text"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `flowbot convert`."""
     parser.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders (any format)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    parser.add_argument("--to", choices=("json", "grid"), default="json", help="output format")
+    parser.add_argument(
+        "--to",
+        choices=("json", "grid", "graph"),
+        default="json",
+        help="output format: flowbot JSON, a text grid, or format E (cells and links; any kind of board)",
+    )
     parser.add_argument("--force", action="store_true", help="replace files that already exist")
 
 

@@ -22,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, metavar="S", help="random seed (printed, so a run can be repeated)"
     )
     parser.add_argument("--difficulty", choices=("easy", "medium", "hard"), help="steer levels to a band")
+    parser.add_argument(
+        "--variant",
+        choices=("bridges", "hexes", "warps"),
+        help="a sister game's level: Flow Free Bridges, Hexes or Warps (not rated)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per level per line")
     parser.add_argument("--out", metavar="DIR", help="also write each level as flowbot JSON into DIR")
     parser.add_argument("--force", action="store_true", help="replace files that already exist")
@@ -38,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         count=args.count,
         seed=args.seed,
         difficulty=args.difficulty,
+        variant=args.variant,
         as_json=args.json,
         out_dir=args.out,
         force=args.force,

@@ -22,6 +22,8 @@ from flowbot.solve.sat import ColorEncoding, solve
 CORPUS_SETS: dict[str, tuple[str, ...]] = {
     "levels": ("mzucker__flow_solver/puzzles/*.txt", "thomasahle__numberlink/puzzles/inputs1"),
     "janko": ("thomasahle__numberlink/puzzles/janko",),
+    # Flow Free: Bridges, Hexes and Warps levels (format E); the empty 14x14 template is skipped.
+    "variants": ("samgoldman__FlowSolver/puzzles/*/*.txt",),
 }
 
 
@@ -79,7 +81,8 @@ def run_bench(
         runs = [solve(outcome.puzzle, timeout=timeout, colors=colors) for _ in range(repeat)]
         seconds = statistics.median(run.seconds for run in runs)
         statuses[runs[0].status] += 1
-        times[outcome.puzzle.size].append(seconds)
+        puzzle = outcome.puzzle
+        times[f"{puzzle.size} {puzzle.kind}" if puzzle.is_graph else puzzle.size].append(seconds)
         per_puzzle.append((seconds, f"{outcome.source} #{outcome.index}"))
         progress.advance(outcome.puzzle.size)
     progress.close()
@@ -107,15 +110,18 @@ def run_bench(
 def _table(times: dict[str, list[float]]) -> str:
     """Per-size rows: count, median and max solve time in milliseconds."""
 
-    def size_key(size: str) -> tuple[int, int]:
-        rows, cols = size.split("x")
-        return int(rows) * int(cols), int(rows)
+    def size_key(size: str) -> tuple[str, int, int]:
+        dimensions, _, kind = size.partition(" ")
+        rows, cols = dimensions.split("x")
+        return kind, int(rows) * int(cols), int(rows)
 
-    lines = [f"{'size':>7} {'count':>5} {'median ms':>10} {'max ms':>8}"]
+    width = max(7, *(len(size) for size in times))
+    lines = [f"{'size':>{width}} {'count':>5} {'median ms':>10} {'max ms':>8}"]
     for size in sorted(times, key=size_key):
         values = times[size]
         lines.append(
-            f"{size:>7} {len(values):5d} {statistics.median(values) * 1000:10.1f} {max(values) * 1000:8.1f}"
+            f"{size:>{width}} {len(values):5d} {statistics.median(values) * 1000:10.1f} "
+            f"{max(values) * 1000:8.1f}"
         )
     return "\n".join(lines)
 

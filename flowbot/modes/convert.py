@@ -8,9 +8,10 @@ from typing import TextIO
 
 from flowbot.errors import FlowbotError
 from flowbot.formats import Outputs, check_output_folder, puzzle_json_text, text_grid_file_text
+from flowbot.graph_text import graph_text
 from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, Outcome, expand_folders, load_all
 
-SUFFIX = {"json": ".json", "grid": ".txt"}
+SUFFIX = {"json": ".json", "grid": ".txt", "graph": ".txt"}
 
 
 def output_name(outcome: Outcome, count_in_file: int, to: str) -> str:
@@ -54,11 +55,12 @@ def run_convert(
     texts = []
     for target, outcome in planned:
         try:
-            text = (
-                puzzle_json_text(outcome.puzzle)
-                if to == "json"
-                else text_grid_file_text(outcome.puzzle, target)
-            )
+            if to == "json":
+                text = puzzle_json_text(outcome.puzzle)
+            elif to == "graph":
+                text = graph_text(outcome.puzzle, str(target))
+            else:
+                text = text_grid_file_text(outcome.puzzle, target)
         except FlowbotError as error:
             err.write(f"flowbot: {error}\n")
             code = EXIT_BAD_INPUT

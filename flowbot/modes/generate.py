@@ -13,6 +13,7 @@ from flowbot.errors import UsageError
 from flowbot.formats import Outputs, check_output_folder, puzzle_json_text
 from flowbot.generate.levels import Level, make_level
 from flowbot.generate.lines import check_size, default_colors
+from flowbot.generate.variants import check_variant_size, default_variant_colors, make_variant_level
 from flowbot.model import Source
 from flowbot.progress import Progress
 from flowbot.render import render_puzzle
@@ -44,19 +45,32 @@ def run_generate(
     out: TextIO,
     err: TextIO,
     terminal_colors: int,
+    variant: str | None = None,
 ) -> int:
     """Generate `count` levels, print them (boards or JSON Lines) and write them to `out_dir` if given."""
     rows, cols = parse_size(size)
-    check_size(rows, cols, colors)
+    if variant is not None:
+        if difficulty is not None:
+            raise UsageError("--difficulty rates classic boards only; leave it out with --variant")
+        check_variant_size(variant, rows, cols, colors)
+    else:
+        check_size(rows, cols, colors)
     seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
     outputs = Outputs(force=force)
     folder = check_output_folder(out_dir) if out_dir is not None else None
     if folder is not None:
         # Every level's name is known now: check them all before the first level is generated.
-        outputs.claim_all([(_level_path(folder, rows, cols, seed, index), "") for index in range(count)])
+        outputs.claim_all(
+            [(_level_path(folder, rows, cols, seed, index, variant), "") for index in range(count)]
+        )
     progress = Progress(count, "generating", err)
     for index in range(count):
         rng = level_rng(seed, index)
+        if variant is not None:
+            _variant_level(variant, rows, cols, colors, seed, index, rng, folder, outputs, out, as_json,
+                           terminal_colors)  # fmt: skip
+            progress.advance(f"#{index + 1}")
+            continue
         wanted = colors if colors is not None else default_colors(rows, cols, rng)
         level = make_level(rows, cols, wanted, rng, difficulty=difficulty)
         source = Source(kind="generated", details={"seed": seed, "index": index, "size": f"{rows}x{cols}"})
@@ -73,9 +87,43 @@ def run_generate(
     return 0
 
 
-def _level_path(folder: Path, rows: int, cols: int, seed: int, index: int) -> Path:
+def _level_path(
+    folder: Path, rows: int, cols: int, seed: int, index: int, variant: str | None = None
+) -> Path:
     """Where --out saves one level: size, seed and number, so a rerun with the seed names the same files."""
-    return folder / f"{rows}x{cols}-{seed}-{index + 1:03d}.json"
+    prefix = f"{variant}-" if variant is not None else ""
+    return folder / f"{prefix}{rows}x{cols}-{seed}-{index + 1:03d}.json"
+
+
+def _variant_level(
+    variant, rows, cols, colors, seed, index, rng, folder, outputs, out, as_json, terminal_colors
+) -> None:
+    """Make, save and print one level of a sister game (they are not rated)."""
+    wanted = colors if colors is not None else default_variant_colors(rows, cols, rng)
+    level = make_variant_level(variant, rows, cols, wanted, rng)
+    details = {"seed": seed, "index": index, "size": f"{rows}x{cols}", "variant": variant}
+    puzzle = level.puzzle.with_source(Source(kind="generated", details=details))
+    if folder is not None:
+        path = _level_path(folder, rows, cols, seed, index, variant)
+        outputs.write_text(path, puzzle_json_text(puzzle, level.solution.to_rows()))
+    if as_json:
+        record = {
+            "index": index,
+            "seed": seed,
+            "size": puzzle.size,
+            "variant": variant,
+            "puzzle": json.loads(puzzle_json_text(puzzle)),
+            "paths": {
+                color.label: [list(cell) for cell in path]
+                for color, path in zip(puzzle.colors, level.solution.paths, strict=True)
+            },
+            "seconds": round(level.seconds, 3),
+        }
+        out.write(json.dumps(record) + "\n")
+    else:
+        heading = f"level {index + 1} ({variant} {puzzle.size}, {len(puzzle.colors)} flows, seed {seed})"
+        out.write(f"{heading}\n{render_puzzle(puzzle, terminal_colors)}\n")
+    out.flush()
 
 
 def _json_line(level: Level, seed: int, index: int) -> str:

@@ -32,6 +32,15 @@ def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO) -
             progress.advance()
             continue
         name = outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index}"
+        if outcome.puzzle.is_graph:
+            progress.clear_line()
+            err.write(
+                f"flowbot: {name}: a {outcome.puzzle.kind} board (bridges, hexes, warps or walls): "
+                "the rater reasons on classic square boards only (flowbot solve solves it)\n"
+            )
+            code = EXIT_BAD_INPUT
+            progress.advance()
+            continue
         rating = rate(outcome.puzzle)
         # Deduction that finishes proves a solution; when it stops, ask the solver whether one exists.
         if not rating.solved:

@@ -177,13 +177,14 @@ def _text_report(outcome: Outcome, unique: bool, colors: int) -> str:
     assert puzzle is not None and result is not None
     name = outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index}"
     flows = f"{len(puzzle.colors)} flows"
+    size = f"{puzzle.size} {puzzle.kind}" if puzzle.is_graph else puzzle.size
     timing = f"{result.seconds * 1000:.1f} ms"
     if result.status == "solved" and result.solution is not None:
         notes = [] if result.strict else ["paths touch themselves"]
         if unique:
             notes.append("unique" if result.unique else "more than one solution")
         extra = f" ({', '.join(notes)})" if notes else ""
-        heading = f"{name}: {puzzle.size}, {flows}, solved in {timing}{extra}"
+        heading = f"{name}: {size}, {flows}, solved in {timing}{extra}"
         return f"{heading}\n{render_solution(result.solution, colors)}\n"
     verdict = "no solution" if result.status == "unsolvable" else "timed out"
-    return f"{name}: {puzzle.size}, {flows}, {verdict} after {timing}\n{render_puzzle(puzzle, colors)}\n"
+    return f"{name}: {size}, {flows}, {verdict} after {timing}\n{render_puzzle(puzzle, colors)}\n"

@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from flowbot.errors import FlowbotError, InputFileError, UsageError
-from flowbot.formats import read_entries
+from flowbot.errors import FlowbotError, FormatError, InputFileError, UsageError
+from flowbot.formats import Loaded, read_entries
 from flowbot.generate.levels import make_level
 from flowbot.generate.lines import check_size, default_colors
 from flowbot.model import Puzzle, Solution, Source
 from flowbot.modes.generate import level_rng, parse_size
-from flowbot.modes.solve_files import load_all
+from flowbot.modes.solve_files import Outcome, load_all
 
 DEFAULT_SIZE = "7x7"
 
@@ -101,7 +101,7 @@ def generated_levels(size: str, seed: int | None) -> LevelList:
 
 def _file_levels(path: str) -> LevelList:
     """Every puzzle in one file (or the one board of a screenshot); bad boards among good ones are skipped."""
-    entries = read_entries(path)
+    entries = [_classic_only(entry) for entry in read_entries(path)]
     good = [entry for entry in entries if entry.puzzle is not None]
     errors = [entry.error for entry in entries if entry.error is not None]
     if not good:
@@ -117,7 +117,7 @@ def _file_levels(path: str) -> LevelList:
 
 def _folder_levels(path: str) -> LevelList:
     """Every puzzle of every file in a folder, files in name order, e.g. a pack of captured puzzles."""
-    outcomes = load_all([path])
+    outcomes = [_classic_outcome(outcome) for outcome in load_all([path])]
     per_file = Counter(outcome.source for outcome in outcomes)
     levels = []
     for outcome in outcomes:
@@ -129,6 +129,25 @@ def _folder_levels(path: str) -> LevelList:
         first = errors[0] if errors else f"{path}: holds no puzzles"
         raise InputFileError(f"{path}: no puzzle to play ({first})")
     return LevelList(levels, note=_skipped_note(len(errors), errors[0] if errors else None))
+
+
+_CLASSIC_ONLY = "the terminal game plays classic boards only (flowbot solve solves it)"
+
+
+def _classic_only(entry: Loaded) -> Loaded:
+    """The entry, or an error entry for a board with bridges, hexes, warps or walls."""
+    if entry.puzzle is None or not entry.puzzle.is_graph:
+        return entry
+    name = entry.source.path or "<text>"
+    return Loaded(entry.source, None, FormatError(f"{name}: a {entry.puzzle.kind} board: {_CLASSIC_ONLY}"))
+
+
+def _classic_outcome(outcome: Outcome) -> Outcome:
+    """The outcome, or an error outcome for a board with bridges, hexes, warps or walls."""
+    if outcome.puzzle is None or not outcome.puzzle.is_graph:
+        return outcome
+    error = f"{outcome.source}: a {outcome.puzzle.kind} board: {_CLASSIC_ONLY}"
+    return replace(outcome, puzzle=None, error=error)
 
 
 def _skipped_note(count: int, first: FlowbotError | str | None) -> str:

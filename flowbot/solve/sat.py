@@ -8,10 +8,11 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import Literal
 
 from flowbot.errors import SolveError
+from flowbot.lattice import ACROSS, DOWN, axis_of
 from flowbot.model import Cell, Puzzle, Solution
 
 Status = Literal["solved", "unsolvable", "timeout"]
@@ -60,11 +61,23 @@ class _Encoding:
         self._encode()
 
     def _index_cells(self) -> None:
-        """Number the board cells and give each free cell K colour variables."""
+        """Number the board's nodes and give each free node K colour variables.
+
+        A node is a cell, except on a bridge: there the flow going across and the flow going down are
+        two nodes (the cell with its axis), each with its own links and colour.
+        """
         puzzle = self.puzzle
-        self.cells: list[Cell] = list(puzzle.cells())
+        self.graph = puzzle.is_graph
+        if self.graph:
+            self.cells = []
+            for cell in puzzle.cells():
+                self.cells.extend(((*cell, ACROSS), (*cell, DOWN)) if puzzle.is_bridge(cell) else (cell,))
+            self.node_cell: list[Cell] = [node[:2] for node in self.cells]
+        else:
+            self.cells = list(puzzle.cells())
+            self.node_cell = self.cells
         self.index = {cell: i for i, cell in enumerate(self.cells)}
-        self.owner = [puzzle.endpoint_color(cell) for cell in self.cells]
+        self.owner = [puzzle.endpoint_color(cell) for cell in self.node_cell]
         self.k = len(puzzle.colors)
         # One-hot: one variable per colour; binary: the colour number's bits.
         self.width = max(1, (self.k - 1).bit_length()) if self.binary else self.k
@@ -77,25 +90,38 @@ class _Encoding:
         self.edge_var: dict[tuple[int, int], int] = {}
         self.incident: list[list[int]] = [[] for _ in self.cells]
         owner = self.owner
-        for i, (row, col) in enumerate(self.cells):
-            for other in ((row, col + 1), (row + 1, col)):
-                j = self.index.get(other)
-                if j is None:
-                    continue
-                if owner[i] is not None and owner[j] is not None and owner[i] != owner[j]:
-                    continue  # two endpoints of different colours are never joined
-                self.edges.append((i, j))
-                var = len(self.edges)
-                self.edge_var[(i, j)] = var
-                self.edge_var[(j, i)] = var
-                self.incident[i].append(var)
-                self.incident[j].append(var)
+        for i, j in self._node_links():
+            if owner[i] is not None and owner[j] is not None and owner[i] != owner[j]:
+                continue  # two endpoints of different colours are never joined
+            self.edges.append((i, j))
+            var = len(self.edges)
+            self.edge_var[(i, j)] = var
+            self.edge_var[(j, i)] = var
+            self.incident[i].append(var)
+            self.incident[j].append(var)
         next_var = len(self.edges) + 1
         for i, owner_i in enumerate(owner):
             if owner_i is None:
                 self.color_base[i] = next_var
                 next_var += self.width
         self.variables = next_var - 1
+
+    def _node_links(self) -> Iterator[tuple[int, int]]:
+        """Pairs of nodes a path could join: right and down on a square board, the puzzle's links else."""
+        index = self.index
+        if not self.graph:
+            for i, (row, col) in enumerate(self.cells):
+                for other in ((row, col + 1), (row + 1, col)):
+                    j = index.get(other)
+                    if j is not None:
+                        yield i, j
+            return
+        puzzle = self.puzzle
+        for a, b in puzzle.links():
+            axis = axis_of(a, b)
+            i = index[(*a, axis)] if puzzle.is_bridge(a) else index[a]
+            j = index[(*b, axis)] if puzzle.is_bridge(b) else index[b]
+            yield i, j
 
     def _new_var(self) -> int:
         """A fresh auxiliary variable."""
@@ -117,7 +143,10 @@ class _Encoding:
         else:
             self._one_hot_colours()
         if self.strict:
-            self._corners()
+            if self.graph:
+                self._graph_corners()
+            else:
+                self._corners()
 
     def _one_hot_colours(self) -> None:
         """Colours as one variable per colour: strong propagation, K clauses per edge and rule."""
@@ -194,9 +223,16 @@ class _Encoding:
                     add([-d, -(bi + b), -(bj + b)])
 
     def _exactly(self, lits: list[int], count: int) -> None:
-        """Exactly `count` (1 or 2) of at most four literals are true, as plain clauses."""
+        """Exactly `count` (1 or 2) of the literals are true, as plain clauses."""
         add = self.clauses.append
         n = len(lits)
+        if n > 4:
+            # Hex cells (six links): any n - count + 1 hold a true one, any count + 1 a false one.
+            for chosen in combinations(lits, n - count + 1):
+                add(list(chosen))
+            for chosen in combinations(lits, count + 1):
+                add([-lit for lit in chosen])
+            return
         if n == count:
             for lit in lits:
                 add([lit])
@@ -243,6 +279,35 @@ class _Encoding:
                     dw = None if w is None else edge_var.get((d, w))
                     add([-ua, -ub] if dw is None else [-ua, -ub, dw])
 
+    def _graph_corners(self) -> None:
+        """The corner rule on any lattice: a path through a, u, b closes off every other common
+        neighbour d of a and b, which then leaves by its other links (and a, b may not be linked).
+
+        Under the strict rule d cannot share the colour of a and b (it would have to join both and
+        close a loop), so it is not joined to them. Bridge nodes are left out: their links are one-way.
+        """
+        add = self.clauses.append
+        owner, edge_var, incident = self.owner, self.edge_var, self.incident
+        plain = [len(node) == 2 for node in self.cells]
+        linked: list[set[int]] = [set() for _ in self.cells]
+        for i, j in self.edges:
+            if plain[i] and plain[j]:
+                linked[i].add(j)
+                linked[j].add(i)
+        for u, around in enumerate(linked):
+            if owner[u] is not None:
+                continue
+            for a, b in combinations(sorted(around), 2):
+                ua, ub = edge_var[(u, a)], edge_var[(u, b)]
+                if b in linked[a]:
+                    add([-ua, -ub])  # a sharp turn: a and b would be joined too, a loop of three
+                    continue
+                for d in (linked[a] & linked[b]) - {u}:
+                    if owner[d] is not None:
+                        continue
+                    away = [e for e in incident[d] if e not in (edge_var[(d, a)], edge_var[(d, b)])]
+                    add([-ua, -ub, *away])
+
     def paths_and_cycles(self, model: list[int]) -> tuple[list[list[Cell]], list[list[int]]]:
         """Read the paths from a model, and the edge variables of every loop that touches no endpoint."""
         on = [False] * (len(self.edges) + 1)
@@ -256,9 +321,11 @@ class _Encoding:
                 linked[j].append(i)
         seen = [False] * len(self.cells)
         paths = []
+        self.node_paths = []
         for first, _second in self.puzzle.endpoints:
             path = self._walk(self.index[first], linked, seen)
-            paths.append([self.cells[i] for i in path])
+            self.node_paths.append(path)
+            paths.append([self.node_cell[i] for i in path])
         cycles = []
         for start in range(len(self.cells)):
             if not seen[start]:
@@ -348,7 +415,7 @@ def _solve_with(
             solution = Solution(puzzle, tuple(tuple(path) for path in paths))
             is_unique = None
             if unique:
-                search.block(paths)
+                search.block_last()
                 is_unique = search.next_solution() is None
         except _TimedOut:
             # A solution found before the deadline is kept; only the uniqueness check ran out.
@@ -429,10 +496,10 @@ class _Search:
                     self.solver.add_clause([-var for var in cycle])  # this loop never comes back
                 self.cuts += 1
 
-    def block(self, paths: list[list[Cell]]) -> None:
-        """Rule out these paths: any other solution leaves out at least one of their edges."""
-        index, edge_var = self.encoding.index, self.encoding.edge_var
-        used = [edge_var[(index[a], index[b])] for path in paths for a, b in pairwise(path)]
+    def block_last(self) -> None:
+        """Rule out the paths found last: any other solution leaves out at least one of their edges."""
+        edge_var = self.encoding.edge_var
+        used = [edge_var[pair] for path in self.encoding.node_paths for pair in pairwise(path)]
         with _interrupts_held():
             self.solver.add_clause([-var for var in used])
 
