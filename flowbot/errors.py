@@ -41,3 +41,10 @@ class UsageError(FlowbotError):
 
 class CaptureError(FlowbotError):
     """An image in which no board can be read, or whose reading cannot be right."""
+
+
+class ScaleError(FlowbotError):
+    """What the screen shows and where the mouse points do not agree by one factor (HiDPI, Retina,
+    several monitors), so a press could land elsewhere: the run stops before any press."""
+
+    exit_code = 12

@@ -41,6 +41,7 @@ from flowbot.errors import FlowbotError, FormatError, InputFileError, OutputFile
 from flowbot.graph_text import is_graph_text, parse_graph_text
 from flowbot.lattice import link_key
 from flowbot.model import BRIDGE, EMPTY, KINDS, PALETTE, WALL, Puzzle, Source
+from flowbot.system import is_windows
 
 # Version 2 adds the sister games: "kind", "layout" (hexes), "walls" (between cells), "warps", '+' bridges.
 FLOWBOT_SCHEMA_VERSION = 2
@@ -469,8 +470,9 @@ def clean_stale_temps(folder: str | os.PathLike[str]) -> list[Path]:
 
 
 def _process_alive(pid: int) -> bool:
-    """True when a process with this id exists (it may belong to someone else)."""
-    if pid == os.getpid():
+    """True when a process with this id exists (it may belong to someone else); on Windows always
+    True, as there os.kill(pid, 0) would end the process: stale temps there go by age alone."""
+    if pid == os.getpid() or is_windows():
         return True
     try:
         os.kill(pid, 0)

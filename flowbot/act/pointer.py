@@ -2,8 +2,10 @@
 
 This module owns pressing and releasing. Every way out of a live run lets the button go: an
 exception (the `finally` of each stroke), pyautogui's fail-safe (released without the fail-safe
-check, which would only raise again), SIGINT, SIGTERM and SIGHUP (turned into a clean stop by
-`stop_signals`), and interpreter exit (`release_all` runs at exit).
+check, which would only raise again), SIGINT, SIGTERM, SIGHUP and SIGQUIT (SIGBREAK on
+Windows; turned into a clean stop by `stop_signals`, each where the system has it), and interpreter
+exit (`release_all` runs at exit). It is also the one place that turns screen pixels into the
+pointer library's coordinates (through the Space measured by `open_pointer`).
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from flowbot.capture.screen import Region
+from flowbot.capture.space import Space, check_probe, pointer_scale
 from flowbot.errors import FlowbotError
+from flowbot.system import signals_here
 
 log = logging.getLogger(__name__)
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class PointerError(FlowbotError):
@@ -46,7 +48,8 @@ class FailSafeError(StopRun):
 
 
 class Interrupted(StopRun):
-    """SIGINT, SIGTERM or SIGHUP arrived; the exit status is 128 + the signal's number, as shells do."""
+    """A stop signal (SIGINT, SIGTERM, SIGHUP, ...) arrived; the exit status is 128 + its number,
+    as shells do."""
 
     def __init__(self, signum: int) -> None:
         self.signum = signum
@@ -121,8 +124,9 @@ class PyAutoGuiPointer:
     button, so that every way out can let it go.
     """
 
-    def __init__(self, bounds: Region, gui=None) -> None:
+    def __init__(self, bounds: Region, gui=None, space: Space | None = None) -> None:
         self._gui = gui if gui is not None else import_pyautogui()
+        self.space = space or Space()  # screen pixels to pyautogui's coordinates (see open_pointer)
         self._gui.PAUSE = 0
         self._gui.FAILSAFE = True
         self._gui.MINIMUM_DURATION = 0
@@ -141,7 +145,7 @@ class PyAutoGuiPointer:
             except FlowbotError:
                 self.release()
                 raise
-        self._safely(self._gui.moveTo, round(x), round(y))
+        self._safely(self._gui.moveTo, *self.space.to_pointer(x, y))
 
     def down(self) -> None:
         """Press the left button (after the fail-safe check, so a refused press is not half made)."""
@@ -167,6 +171,17 @@ class PyAutoGuiPointer:
             self._gui.FAILSAFE = saved
             self.held = False
             _held.discard(self)
+
+    def probe(self, area: Region) -> None:
+        """Move to the centre of `area` (screen pixels), check the pointer landed there (a ScaleError
+        if not), and put it back where it was. No button is touched."""
+        home = self._gui.position()
+        target = self.space.to_pointer(area.left + area.width / 2, area.top + area.height / 2)
+        self._safely(self._gui.moveTo, *target)
+        try:
+            check_probe(target, tuple(self._gui.position()))
+        finally:
+            self._safely(self._gui.moveTo, *home)
 
     def _safely(self, action: Callable, *args) -> None:
         """Run a pyautogui call; the fail-safe becomes a FailSafeError with the button released."""
@@ -208,7 +223,8 @@ class SignalWatch:
 
 @contextlib.contextmanager
 def stop_signals(on_stop: Callable[[int], None] = lambda signum: None) -> Iterator[SignalWatch]:
-    """Turn SIGINT, SIGTERM and SIGHUP into a clean stop while a live command runs.
+    """Turn SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGBREAK (those the system has) into a clean stop
+    while a live command runs.
 
     The first signal calls `on_stop` and makes every pointer release its button and raise
     Interrupted at its next call (within one move, mid-stroke); a second one releases at once and
@@ -226,7 +242,7 @@ def stop_signals(on_stop: Callable[[int], None] = lambda signum: None) -> Iterat
 
     previous = {}
     try:
-        for number in STOP_SIGNALS:
+        for number in signals_here():
             previous[number] = signal.signal(number, handler)
     except ValueError:  # not the main thread (a test runner's worker): no handler to install
         pass
@@ -250,14 +266,40 @@ def import_pyautogui():
     return pyautogui
 
 
-def mouse_position() -> tuple[int, int]:
-    """Where the real mouse pointer is, for calibrating by pointing."""
+def open_pointer(screen, bounds: Region, gui=None, probe: bool = True) -> PyAutoGuiPointer:
+    """The real mouse for a run on `screen` (an MssScreen looking at the game's monitor), kept inside
+    `bounds`: the factor between screen pixels and pyautogui's coordinates is measured (pyautogui's
+    screen size against mss's monitors) and, with `probe`, confirmed by moving the pointer to the
+    monitor's centre and reading it back (then putting it back). A ScaleError before any press when
+    they cannot agree."""
+    gui = gui if gui is not None else import_pyautogui()
+    space = measure_space(screen, gui)
+    pointer = PyAutoGuiPointer(bounds, gui, space)
+    if probe:
+        pointer.probe(screen.bounds)
+    return pointer
+
+
+def measure_space(screen, gui) -> Space:
+    """The Space of the monitor `screen` looks at: its capture scale times mss units per pyautogui unit."""
+    width, height = gui.size()
+    units = pointer_scale(screen.monitors, screen.desktop, (int(width), int(height)))
+    space = Space(screen.monitor.capture_scale * units)
+    log.info("screen pixels per pointer unit: %g", space.scale)
+    return space
+
+
+def mouse_position(screen=None) -> tuple[int, int]:
+    """Where the real mouse pointer is, in screen pixels of `screen` (an MssScreen) when given, for
+    calibrating by pointing."""
     try:
         gui = import_pyautogui()
     except PointerError as error:
         raise PointerError(str(error).replace("drive the mouse", "read the mouse position")) from None
     x, y = gui.position()
-    return int(x), int(y)
+    if screen is None:
+        return int(x), int(y)
+    return measure_space(screen, gui).from_pointer(x, y)
 
 
 def click(pointer: Pointer, x: float, y: float, hold: float = 0.05) -> None:

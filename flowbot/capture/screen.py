@@ -3,51 +3,19 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
+from flowbot.capture.space import Monitor, Region, capture_scale, distinct_monitors
 from flowbot.display import DisplayError
 from flowbot.errors import CaptureError, UsageError
 
+__all__ = ["Frame", "ImageScreen", "MssScreen", "Region", "Screen", "Window", "X11Windows", "region_around"]
+
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Region:
-    """A rectangle of the screen in pixels: left, top, width, height."""
-
-    left: int
-    top: int
-    width: int
-    height: int
-
-    def contains(self, x: float, y: float) -> bool:
-        """True when the pixel (x, y) lies inside the rectangle."""
-        return self.left <= x < self.left + self.width and self.top <= y < self.top + self.height
-
-    def covers(self, other: Region) -> bool:
-        """True when `other` lies wholly inside this rectangle."""
-        return (
-            self.left <= other.left
-            and self.top <= other.top
-            and other.left + other.width <= self.left + self.width
-            and other.top + other.height <= self.top + self.height
-        )
-
-    def overlaps(self, other: Region) -> bool:
-        """True when the two rectangles share at least one pixel."""
-        return (
-            self.left < other.left + other.width
-            and other.left < self.left + self.width
-            and self.top < other.top + other.height
-            and other.top < self.top + self.height
-        )
-
-    def __str__(self) -> str:
-        return f"{self.left},{self.top},{self.width},{self.height}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,22 +53,48 @@ class Screen(Protocol):
 
 
 class MssScreen:
-    """The real screen through mss: the only place flowbot touches the display to look."""
+    """The real screen through mss: the only place flowbot touches the display to look.
 
-    def __init__(self, monitor: int = 1) -> None:
+    It looks at one monitor at a time (`use`; the primary one at first) and measures, per monitor,
+    how many pixels a capture has per unit of mss's layout (2 on a Retina Mac); regions and frames
+    are in those captured pixels, flowbot's screen pixels (see capture/space.py).
+    """
+
+    def __init__(self, monitor: int | None = None, backend=None) -> None:
         import mss  # imported here: it needs a display, and most commands never look at one
 
         try:
-            self._mss = mss.MSS()
+            self._mss = backend if backend is not None else mss.MSS()
         except mss.ScreenShotError as error:
             raise DisplayError(f"cannot open the screen for capture: {error}") from error
-        monitors = self._mss.monitors
-        if not 0 <= monitor < len(monitors):
-            raise CaptureError(f"monitor {monitor} does not exist (there are {len(monitors) - 1})")
-        whole = monitors[monitor]
-        self.bounds = Region(whole["left"], whole["top"], whole["width"], whole["height"])
-        every = monitors[0]  # all monitors together: what can be captured at all
-        self.everything = Region(every["left"], every["top"], every["width"], every["height"])
+        listed = self._mss.monitors
+        every = listed[0]  # all monitors together: what can be captured at all
+        self.desktop = Region(every["left"], every["top"], every["width"], every["height"])
+        boxes = distinct_monitors([Region(m["left"], m["top"], m["width"], m["height"]) for m in listed[1:]])
+        numbers = {Region(m["left"], m["top"], m["width"], m["height"]): n for n, m in enumerate(listed)}
+        if monitor is not None and not 0 < monitor < len(listed):
+            raise CaptureError(f"monitor {monitor} does not exist (there are {len(boxes)})")
+        self.monitors = [Monitor(numbers[box], box, self._measure(box)) for box in boxes]
+        wanted = [m for m in self.monitors if m.index == monitor] if monitor is not None else []
+        self.monitor = (wanted or [_primary(self.monitors, listed)])[0]
+
+    @property
+    def bounds(self) -> Region:
+        """The monitor in use, in screen pixels."""
+        return self.monitor.bounds
+
+    @property
+    def everything(self) -> Region:
+        """What can be captured, in screen pixels: every monitor when they share one scale, else the
+        one in use."""
+        if all(m.capture_scale == self.monitor.capture_scale for m in self.monitors):
+            return self.monitor.to_screen(self.desktop)
+        return self.bounds
+
+    def use(self, monitor: Monitor) -> None:
+        """Look at `monitor` from now on."""
+        self.monitor = monitor
+        log.info("looking at monitor %d: %s, scale %g", monitor.index, monitor.box, monitor.capture_scale)
 
     def check_region(self, region: Region | None) -> None:
         """Refuse a region (from --region or a profile) that is not wholly on the screen."""
@@ -108,22 +102,51 @@ class MssScreen:
             check_on_screen(region, self.everything)
 
     def grab(self, region: Region | None = None) -> Frame:
-        """Capture a region of the screen as a BGR frame."""
+        """Capture a region of the screen (screen pixels) as a BGR frame."""
         area = region or self.bounds
         self.check_region(area)
+        box, (dx, dy) = self.monitor.to_capture(area)
+        pixels = self._shot(box)
+        if self.monitor.capture_scale != 1:
+            pixels = _fit(pixels[dy : dy + area.height, dx : dx + area.width], area)
+        return Frame(np.ascontiguousarray(pixels), area.left, area.top)
+
+    def _shot(self, box: Region) -> np.ndarray:
+        """mss's capture of a box in its own units, as BGR pixels (of whatever size it delivers)."""
         try:
             shot = self._mss.grab(
-                {"left": area.left, "top": area.top, "width": area.width, "height": area.height}
+                {"left": box.left, "top": box.top, "width": box.width, "height": box.height}
             )
         except mss_error() as error:
-            raise DisplayError(f"cannot capture the screen region {area}: {error}") from None
+            raise DisplayError(f"cannot capture the screen region {box}: {error}") from None
         # mss gives BGRA; the reader wants three contiguous BGR channels.
-        pixels = np.ascontiguousarray(np.asarray(shot)[:, :, :3])
-        return Frame(pixels, area.left, area.top)
+        return np.asarray(shot)[:, :, :3]
+
+    def _measure(self, box: Region) -> float:
+        """Capture pixels per mss unit on the monitor `box`, from the size of a small capture of it."""
+        sample = Region(box.left, box.top, min(box.width, 200), min(box.height, 200))
+        return capture_scale(sample, self._shot(sample).shape)
 
     def close(self) -> None:
         """Release the display connection."""
         self._mss.close()
+
+
+def _primary(monitors: list[Monitor], listed: list[dict]) -> Monitor:
+    """The primary monitor: the one mss marks, else the one at the origin, else the first."""
+    marked = [m for m in monitors if listed[m.index].get("is_primary")]
+    at_origin = [m for m in monitors if (m.box.left, m.box.top) == (0, 0)]
+    return (marked or at_origin or monitors)[0]
+
+
+def _fit(pixels: np.ndarray, area: Region) -> np.ndarray:
+    """A capture cut from a scaled monitor, resized to exactly the region's size when a fractional
+    scale left it a pixel off."""
+    if pixels.shape[:2] == (area.height, area.width):
+        return pixels
+    import cv2
+
+    return cv2.resize(np.ascontiguousarray(pixels), (area.width, area.height), interpolation=cv2.INTER_LINEAR)
 
 
 def check_on_screen(region: Region, screen: Region) -> None:
@@ -155,9 +178,10 @@ class X11Windows:
     """The top-level windows of an X display, read with python-xlib: is the game's window still there,
     still in place, and not covered? The only place flowbot asks the display about windows."""
 
-    def __init__(self) -> None:
+    def __init__(self, to_screen: Callable[[Region], Region] | None = None) -> None:
         from flowbot.display import quiet_x_client
 
+        self._to_screen = to_screen  # X's units to screen pixels (the monitor's), when they differ
         with quiet_x_client():
             from Xlib import X, display, error
 
@@ -167,10 +191,10 @@ class X11Windows:
         self._root = self._display.screen().root
 
     @classmethod
-    def open(cls) -> X11Windows | None:
+    def open(cls, to_screen: Callable[[Region], Region] | None = None) -> X11Windows | None:
         """The display's windows, or None where there are none to ask about (no X, Wayland, macOS)."""
         try:
-            return cls()
+            return cls(to_screen)
         except Exception as error:  # Xlib raises several kinds when no X display is reachable
             log.info("no window check: %s", error)
             return None
@@ -191,7 +215,8 @@ class X11Windows:
         except self._errors:
             return None
         border = geometry.border_width
-        return Region(geometry.x, geometry.y, geometry.width + 2 * border, geometry.height + 2 * border)
+        box = Region(geometry.x, geometry.y, geometry.width + 2 * border, geometry.height + 2 * border)
+        return self._to_screen(box) if self._to_screen is not None else box
 
     def close(self) -> None:
         """Close the connection."""

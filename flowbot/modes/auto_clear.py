@@ -797,8 +797,9 @@ def run_auto_clear(
     With `tune` (no pointer flag given), the pointer settings are tuned to the game as it plays."""
     import json
 
-    from flowbot.act.pointer import PyAutoGuiPointer, RecordingPointer
+    from flowbot.act.pointer import RecordingPointer, open_pointer
     from flowbot.act.tuning import start_tuner
+    from flowbot.capture.monitors import look_at_the_game
     from flowbot.capture.screen import MssScreen, X11Windows
 
     screen = MssScreen()
@@ -806,9 +807,10 @@ def run_auto_clear(
     try:
         region = region or (profile.region if profile else None)
         screen.check_region(region)
+        look_at_the_game(screen, region)  # the monitor with the board (several monitors)
         bounds = region or screen.bounds
-        pointer = RecordingPointer() if dry_run else PyAutoGuiPointer(bounds)
-        windows = None if dry_run else X11Windows.open()
+        pointer = RecordingPointer() if dry_run else open_pointer(screen, bounds)  # HiDPI: measured, probed
+        windows = None if dry_run else X11Windows.open(screen.monitor.to_screen)
         loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts), windows=windows)
         if tune and not dry_run:
             loop.tuner = start_tuner(settings, on_proven=_saver(profile))

@@ -208,6 +208,7 @@ def run_calibrate(
     The file to write is checked before the screen is looked at: an existing picture or profile is
     replaced only with `force`.
     """
+    from flowbot.capture.monitors import look_at_the_game
     from flowbot.capture.screen import MssScreen
 
     # The default picture is flowbot's own scratch file, replaced each time; a file named is the user's.
@@ -219,6 +220,7 @@ def run_calibrate(
         new_profile_path(name, folder, force)
     screen = MssScreen()
     try:
+        look_at_the_game(screen, region)
         if check:
             verdict = draw_check(screen.grab(region), picture, outputs)
             out.write(f"{verdict}\npicture of what flowbot sees: {picture}\n")
@@ -239,7 +241,7 @@ def run_calibrate(
                 out.write(f"automatic calibration failed: {error}\n")
         if profile is None:
             profile = calibrate_by_pointing(
-                screen, name, settings, input, _mouse_position, out, after_failure=not manual
+                screen, name, settings, input, lambda: _mouse_position(screen), out, after_failure=not manual
             )
     finally:
         screen.close()
@@ -268,8 +270,9 @@ def _caption(picture: np.ndarray, text: str, colour: tuple[int, int, int]) -> No
     cv2.putText(picture, text, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2, cv2.LINE_AA)
 
 
-def _mouse_position() -> tuple[int, int]:
-    """Where the real mouse pointer is (pyautogui is imported only in the pointer adapter)."""
+def _mouse_position(screen) -> tuple[int, int]:
+    """Where the real mouse pointer is, in the screen's pixels (pyautogui is imported only in the
+    pointer adapter, which converts)."""
     from flowbot.act.pointer import mouse_position
 
-    return mouse_position()
+    return mouse_position(screen)

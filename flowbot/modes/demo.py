@@ -50,8 +50,9 @@ def run_demo(
     `force`, while the default flowbot-demo.gif is flowbot's own and is replaced on each headless run.
     """
     from flowbot.display import VirtualDisplay
+    from flowbot.system import needs_virtual_display
 
-    headless = not os.environ.get("DISPLAY")
+    headless = needs_virtual_display()
     outputs = Outputs(force=force or record is None)
     record = record or ("flowbot-demo.gif" if headless else None)
     if record is not None:
@@ -123,16 +124,18 @@ def _read_line(process: subprocess.Popen, timeout: float) -> str:
 
 def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):
     """Run the bot on the screen; record frames meanwhile when asked."""
-    from flowbot.act.pointer import PyAutoGuiPointer
+    from flowbot.act.pointer import open_pointer
+    from flowbot.capture.monitors import look_at_the_game
     from flowbot.capture.screen import MssScreen
     from flowbot.modes.auto_clear import AutoClear
 
     screen = MssScreen()
     # On a virtual screen the window sits at the top-left; on a desktop the bot finds it itself.
     region = Region(0, 0, *WINDOW) if headless else None
+    look_at_the_game(screen, region)
     recorder = _Recorder(region or screen.bounds) if recording else None
     try:
-        pointer = PyAutoGuiPointer(region or screen.bounds)
+        pointer = open_pointer(screen, region or screen.bounds)
         count = levels if levels is not None else _pack_size()
         loop = AutoClear(screen, pointer, bundled_settings(), region, count, artifacts=Path("."))
         progress = Progress(count, "demo", err)

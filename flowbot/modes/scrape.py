@@ -138,7 +138,8 @@ def run_scrape(
     err: TextIO,
 ) -> int:
     """Scrape from the real screen with the real mouse; print the summary; return the exit code."""
-    from flowbot.act.pointer import PyAutoGuiPointer, stop_signals
+    from flowbot.act.pointer import open_pointer, stop_signals
+    from flowbot.capture.monitors import look_at_the_game
     from flowbot.capture.screen import MssScreen, X11Windows
 
     if pack is None and out_dir is None:
@@ -152,8 +153,9 @@ def run_scrape(
     try:
         region = region or (profile.region if profile else None)
         screen.check_region(region)
-        windows = X11Windows.open()
-        pointer = PyAutoGuiPointer(region or screen.bounds)
+        look_at_the_game(screen, region)
+        windows = X11Windows.open(screen.monitor.to_screen)
+        pointer = open_pointer(screen, region or screen.bounds)
         loop = AutoClear(screen, pointer, settings, region, artifacts=folder.path, windows=windows)
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (

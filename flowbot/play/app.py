@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flowbot.errors import UsageError
 from flowbot.play.levels import load_levels
 from flowbot.play.session import PlaySession
 
@@ -14,7 +15,10 @@ def run_play(path: str | None, *, size: str | None = None, seed: int | None = No
     """
     levels = load_levels(path, size=size, seed=seed)
     # Imported here: the rest of the package (session, view) is usable where curses is not.
-    from flowbot.play.terminal import check_terminal, run_terminal
+    try:
+        from flowbot.play.terminal import check_terminal, run_terminal
+    except ImportError as error:  # Windows without windows-curses (pip installs it with flowbot there)
+        raise UsageError(f"flowbot play needs curses ({error}): pip install windows-curses") from None
 
     check_terminal()
     return run_terminal(PlaySession(levels, background=True))

@@ -22,6 +22,7 @@ from flowbot.play.keys import ESCAPE, escape_key, key_name
 from flowbot.play.session import PlaySession
 from flowbot.play.view import ASCII, UNICODE, Frame, Glyphs, Style, render
 from flowbot.render import PLAIN
+from flowbot.system import is_windows, signals_here
 
 # Wake up this often when idle, so a signal's handler runs soon even if no key comes.
 IDLE_MS = 200
@@ -39,6 +40,8 @@ def check_terminal() -> None:
     """Refuse to start off a terminal or on one curses cannot drive, before the screen is touched."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("flowbot play needs an interactive terminal (stdin and stdout)")
+    if is_windows():
+        return  # windows-curses (PDCurses) drives the console: no terminfo to ask (asking can crash)
     try:
         # initscr would print its own error and exit the process on an unknown TERM; setupterm raises.
         curses.setupterm(None, sys.stdout.fileno())
@@ -122,8 +125,8 @@ def _setup(screen: curses.window) -> bool:
         lambda: curses.curs_set(0),  # the board marks the cursor cell itself
         lambda: curses.set_escdelay(ESCAPE_DELAY_MS),
     ):
-        # A terminal without the feature plays on without it.
-        with contextlib.suppress(curses.error):
+        # A terminal without the feature plays on without it (PDCurses on Windows lacks some calls).
+        with contextlib.suppress(curses.error, AttributeError):
             call()
     try:
         curses.use_default_colors()
@@ -214,7 +217,8 @@ class _Painter:
 
 
 def _install_handlers() -> dict[int, object]:
-    """Make Ctrl-C, SIGTERM and SIGHUP end the game like q does; returns the handlers they replace.
+    """Make Ctrl-C, SIGTERM and SIGHUP (those the system has) end the game like q does; returns the
+    handlers they replace.
 
     Set even where SIGINT was inherited as ignored (a shell's background job, some test runners):
     a game on the terminal should always stop on Ctrl-C.
@@ -226,7 +230,8 @@ def _install_handlers() -> dict[int, object]:
         """Unwind out of curses.wrapper, which restores the terminal."""
         raise _Stop(signum)
 
-    return {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    numbers = signals_here(("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK"))
+    return {number: signal.signal(number, stop) for number in numbers}
 
 
 def _restore_handlers(previous: dict[int, object]) -> None:
