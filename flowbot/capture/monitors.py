@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from flowbot.capture.buttons import find_next_button
 from flowbot.capture.read import read_puzzle
 from flowbot.capture.screen import MssScreen
 from flowbot.capture.space import Monitor, Region
@@ -15,27 +16,44 @@ log = logging.getLogger(__name__)
 def look_at_the_game(screen: MssScreen, region: Region | None) -> Monitor:
     """Point `screen` at the game's monitor and return it: the one holding most of `region` when one is
     given (--region, a profile), else the first on which a board reads (the primary first), else the
-    primary. One look per monitor: waiting for a board still loading is the live loop's job."""
+    first showing a won level's dialog, else the primary. One look per monitor: waiting for a board
+    still loading is the live loop's job."""
     monitors = screen.monitors
     if region is not None:
         chosen = max(monitors, key=lambda monitor: _shared_area(monitor.bounds, region))
     else:
         primary = screen.monitor
-        order = [primary, *(monitor for monitor in monitors if monitor != primary)]
-        chosen = next((m for m in order if len(monitors) == 1 or _shows_board(screen, m)), primary)
+        chosen = _showing_the_game(screen, [primary, *(m for m in monitors if m != primary)]) or primary
     screen.use(chosen)
     return chosen
 
 
-def _shows_board(screen: MssScreen, monitor: Monitor) -> bool:
-    """True when a board reads on the whole of `monitor` (the screen is left looking at it)."""
+def _showing_the_game(screen: MssScreen, order: list[Monitor]) -> Monitor | None:
+    """The first monitor in `order` with a board, else the first with a won level's dialog; looks at
+    each only until a board shows (None with one monitor: nothing to choose)."""
+    if len(order) == 1:
+        return None
+    dialogs = []
+    for monitor in order:
+        seen = _what_shows(screen, monitor)
+        if seen == "board":
+            return monitor
+        if seen == "dialog":
+            dialogs.append(monitor)
+    return dialogs[0] if dialogs else None
+
+
+def _what_shows(screen: MssScreen, monitor: Monitor) -> str | None:
+    """What `monitor` shows: "board" when a board reads on all of it, "dialog" when a won level's dialog
+    shows there (the board under it does not read), else None."""
     screen.use(monitor)
+    pixels = screen.grab().pixels
     try:
-        read_puzzle(screen.grab().pixels)
+        read_puzzle(pixels)
     except FlowbotError as error:
         log.info("no board on monitor %d: %s", monitor.index, error)
-        return False
-    return True
+        return "dialog" if find_next_button(pixels) is not None else None
+    return "board"
 
 
 def _shared_area(a: Region, b: Region) -> int:

@@ -181,7 +181,7 @@ class X11Windows:
     def __init__(self, to_screen: Callable[[Region], Region] | None = None) -> None:
         from flowbot.display import quiet_x_client
 
-        self._to_screen = to_screen  # X's units to screen pixels (the monitor's), when they differ
+        self._to_screen = to_screen  # X's units (the pointer's) to screen pixels, when they differ
         with quiet_x_client():
             from Xlib import X, display, error
 

@@ -101,6 +101,14 @@ class Space:
         """The screen pixel under the pointer's coordinates (x, y)."""
         return round(x * self.scale), round(y * self.scale)
 
+    def box_from_pointer(self, box: Region) -> Region:
+        """A rectangle in the pointer's coordinates (an X window's box: X is pyautogui's display) in
+        screen pixels."""
+        left, top = math.floor(box.left * self.scale), math.floor(box.top * self.scale)
+        right = math.ceil((box.left + box.width) * self.scale)
+        bottom = math.ceil((box.top + box.height) * self.scale)
+        return Region(left, top, right - left, bottom - top)
+
 
 def capture_scale(requested: Region, shape: tuple[int, ...]) -> float:
     """Capture pixels per capture-library unit, from the size of a capture of `requested`; a capture

@@ -810,7 +810,7 @@ def run_auto_clear(
         look_at_the_game(screen, region)  # the monitor with the board (several monitors)
         bounds = region or screen.bounds
         pointer = RecordingPointer() if dry_run else open_pointer(screen, bounds)  # HiDPI: measured, probed
-        windows = None if dry_run else X11Windows.open(screen.monitor.to_screen)
+        windows = None if dry_run else X11Windows.open(pointer.space.box_from_pointer)
         loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts), windows=windows)
         if tune and not dry_run:
             loop.tuner = start_tuner(settings, on_proven=_saver(profile))

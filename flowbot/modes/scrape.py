@@ -154,8 +154,8 @@ def run_scrape(
         region = region or (profile.region if profile else None)
         screen.check_region(region)
         look_at_the_game(screen, region)
-        windows = X11Windows.open(screen.monitor.to_screen)
         pointer = open_pointer(screen, region or screen.bounds)
+        windows = X11Windows.open(pointer.space.box_from_pointer)
         loop = AutoClear(screen, pointer, settings, region, artifacts=folder.path, windows=windows)
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (
