@@ -160,7 +160,7 @@ def test_a_mismatch_is_refused_before_any_press(two_monitors, levels, tmp_path, 
     assert records and records[0]["moves"] == 0 and not records[0]["solved"]
 
 
-def test_auto_clear_scrape_and_calibrate_find_the_game_on_the_second_monitor(two_monitors, levels, tmp_path):
+def test_every_command_finds_the_game_on_the_second_monitor(two_monitors, levels, tmp_path):
     """The issue's measurement: the game at 1500,40 on the right-hand monitor, every command with its
     defaults (before, auto-clear said "no board found on screen")."""
     game = start_game(levels, tmp_path / "results.jsonl", (1500, 40))
@@ -173,6 +173,10 @@ def test_auto_clear_scrape_and_calibrate_find_the_game_on_the_second_monitor(two
             [sys.executable, "-m", "flowbot", "auto-clear", "--count", "1", "--artifacts", str(tmp_path)],
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
+        shown = subprocess.run(
+            [sys.executable, "-m", "flowbot", "screens", "--json"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
         scraped = subprocess.run(
             [sys.executable, "-m", "flowbot", "scrape", "--out", str(tmp_path / "scraped"), "--count", "1"],
             capture_output=True, text=True, timeout=120, check=False,
@@ -182,6 +186,14 @@ def test_auto_clear_scrape_and_calibrate_find_the_game_on_the_second_monitor(two
     assert checked.returncode == 0 and "board 5x5" in checked.stdout, checked.stdout + checked.stderr
     assert (tmp_path / "a.png").exists()
     assert cleared.returncode == 0, cleared.stdout + cleared.stderr
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    desktop = json.loads(shown.stdout)
+    assert desktop["pixels_per_pointer_unit"] == 1.0 and desktop["probed"]
+    assert [(m["layout"], m["primary"]) for m in desktop["monitors"]] == [
+        ("0,0,1280,1024", True),
+        ("1280,0,1280,1024", False),
+    ]
+    assert desktop["monitors"][1]["shows"] in ("board", "dialog")  # level 1 won: its dialog may show
     assert scraped.returncode == 0 and "saved 1" in scraped.stdout, scraped.stdout + scraped.stderr
     # auto-clear (tuning its speed, so some flows drawn twice) cleared level 1; scrape moved on from its
     # dialog and saved level 2 as the game has it, from the right-hand monitor.

@@ -35,7 +35,7 @@ def _showing_the_game(screen: MssScreen, order: list[Monitor]) -> Monitor | None
         return None
     dialogs = []
     for monitor in order:
-        seen = _what_shows(screen, monitor)
+        seen = what_shows(screen, monitor)
         if seen == "board":
             return monitor
         if seen == "dialog":
@@ -43,7 +43,7 @@ def _showing_the_game(screen: MssScreen, order: list[Monitor]) -> Monitor | None
     return dialogs[0] if dialogs else None
 
 
-def _what_shows(screen: MssScreen, monitor: Monitor) -> str | None:
+def what_shows(screen: MssScreen, monitor: Monitor) -> str | None:
     """What `monitor` shows: "board" when a board reads on all of it, "dialog" when a won level's dialog
     shows there (the board under it does not read), else None."""
     screen.use(monitor)

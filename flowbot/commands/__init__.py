@@ -28,6 +28,7 @@ MODULES = (
     "scrape",
     "demo",
     "serve",
+    "screens",
 )
 
 
