@@ -102,3 +102,22 @@ class ShiftedGui:
     def position(self):
         x, y = self._gui.position()
         return x - self._origin[0], y - self._origin[1]
+
+
+class MixedMss(CanvasMss):
+    """A desktop whose monitors capture at different scales (a Retina laptop beside a plain external
+    monitor on macOS): each capture is scaled by the monitor holding its top-left."""
+
+    def __init__(self, canvas, boxes, scales: list[float], origin=(0, 0)) -> None:
+        super().__init__(canvas, boxes, origin)
+        self.scales = scales
+
+    def grab(self, box: dict) -> np.ndarray:
+        """The capture at the scale of the monitor it starts on."""
+        pixels = super().grab(box)
+        for monitor, scale in zip(self.monitors[1:], self.scales, strict=True):
+            if monitor["left"] <= box["left"] < monitor["left"] + monitor["width"] and (
+                monitor["top"] <= box["top"] < monitor["top"] + monitor["height"]
+            ):
+                return cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        return pixels

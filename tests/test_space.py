@@ -228,3 +228,30 @@ def test_with_no_board_anywhere_the_primary_monitor_stays():
     canvas = np.full((1024, 2560, 3), 30, dtype=np.uint8)
     screen = MssScreen(backend=CanvasMss(canvas, [(1280, 0, 1280, 1024), (0, 0, 1280, 1024)]))
     assert look_at_the_game(screen, None).box == Region(0, 0, 1280, 1024)
+
+
+def test_monitors_of_different_scales_each_get_their_own_factor():
+    from flowbot.act.pointer import open_pointer
+    from flowbot.capture.monitors import look_at_the_game
+    from flowbot.capture.read import read_puzzle
+    from flowbot.capture.screen import MssScreen
+    from tests.desktops import MixedMss
+
+    # A 1440x900-point Retina laptop (primary, 2x) and a 1920x1080 monitor right of it (1x), in points.
+    boxes = [(0, 0, 1440, 900), (1440, 0, 1920, 1080)]
+    picture, puzzle = _board_picture()
+    canvas = np.full((1080, 3360, 3), 30, dtype=np.uint8)
+    canvas[100 : 100 + picture.shape[0], 2000 : 2000 + picture.shape[1]] = picture
+    screen = MssScreen(backend=MixedMss(canvas, boxes, [2.0, 1.0]))
+    assert [m.capture_scale for m in screen.monitors] == [2.0, 1.0]
+    assert screen.everything == screen.bounds == Region(0, 0, 2880, 1800)  # no one space spans both
+    assert look_at_the_game(screen, None).box == Region(*boxes[1])
+    assert read_puzzle(screen.grab().pixels).puzzle == puzzle
+    gui = FakeGui()
+    gui.size = lambda: (1440, 900)  # macOS: the main display, in points
+    gui.at = (300, 300)
+    gui.position = lambda: gui.at
+    gui.moveTo = lambda x, y: setattr(gui, "at", (x, y))
+    assert open_pointer(screen, screen.bounds, gui=gui).space.scale == 1.0
+    screen.use(screen.monitors[0])
+    assert open_pointer(screen, screen.bounds, gui=gui).space.scale == 2.0
