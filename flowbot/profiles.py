@@ -51,10 +51,20 @@ class Profile:
         }
 
 
+# Names Windows keeps for devices, whatever follows the first dot ("nul.json" is NUL too).
+WINDOWS_DEVICES = frozenset(
+    ["CON", "PRN", "AUX", "NUL"] + [f"{port}{n}" for port in ("COM", "LPT") for n in range(1, 10)]
+)
+
+
 def check_name(name: str, kind: str = "profile") -> str:
-    """A profile (or pack) name is one file name: letters, digits, dot, dash, underscore; never a path."""
+    """A profile (or pack) name is one file name: letters, digits, dot, dash, underscore; never a path,
+    and on every system never one Windows cannot hold (a device name such as CON or NUL, a final
+    dot), so profiles and packs move between machines."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name):
         raise UsageError(f"{kind} name {name!r}: use letters, digits, '.', '-' and '_' only")
+    if name.endswith(".") or name.split(".")[0].upper() in WINDOWS_DEVICES:
+        raise UsageError(f"{kind} name {name!r}: Windows cannot use it as a file name; choose another")
     return name
 
 

@@ -132,3 +132,19 @@ def test_windows_curses_is_a_pinned_dependency_on_windows_only():
     project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
     pins = [pin for pin in project["project"]["dependencies"] if pin.startswith("windows-curses")]
     assert pins == ["windows-curses==2.4.2; sys_platform == 'win32'"]
+
+
+@pytest.mark.parametrize("name", ["CON", "nul", "Aux.pack", "com1", "LPT9", "pack."])
+def test_pack_and_profile_names_windows_cannot_hold_are_refused_everywhere(name):
+    from flowbot.errors import UsageError
+    from flowbot.profiles import check_name
+
+    with pytest.raises(UsageError, match="Windows cannot use it"):
+        check_name(name, "pack")
+
+
+@pytest.mark.parametrize("name", ["console", "nullable", "com10", "aux-1", "my.pack", "CONS"])
+def test_names_that_only_look_like_devices_are_fine(name):
+    from flowbot.profiles import check_name
+
+    assert check_name(name) == name

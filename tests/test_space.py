@@ -255,3 +255,37 @@ def test_monitors_of_different_scales_each_get_their_own_factor():
     assert open_pointer(screen, screen.bounds, gui=gui).space.scale == 1.0
     screen.use(screen.monitors[0])
     assert open_pointer(screen, screen.bounds, gui=gui).space.scale == 2.0
+
+
+# --- through the command line: one line and status 12, before any press -------------------------------------
+
+
+def test_auto_clear_on_a_mismatched_desktop_exits_12_before_pressing(monkeypatch, capsys):
+    import sys
+    import types
+
+    from flowbot.cli import main
+
+    canvas = _desktop((1500, 40))
+    monkeypatch.setattr("mss.MSS", lambda: CanvasMss(canvas, [(0, 0, 1280, 1024), (1280, 0, 1280, 1024)]))
+    gui = FakeGui()
+    fake = types.ModuleType("pyautogui")
+    for name in ("FailSafeException", "failSafeCheck", "moveTo", "mouseDown", "mouseUp"):
+        setattr(fake, name, getattr(gui, name))
+    fake.size = lambda: (1600, 900)  # a mouse whose screen matches no monitor
+    fake.position = lambda: (300, 300)
+    monkeypatch.setitem(sys.modules, "pyautogui", fake)
+    code = main(["auto-clear", "--count", "1"])
+    err = capsys.readouterr().err
+    assert code == 12, err
+    assert err.count("\n") == 1 and "no one factor" in err and "stopped before pressing" in err
+    assert gui.calls == []
+
+
+def test_screens_on_a_capture_stretched_one_way_exits_12(monkeypatch, capsys):
+    from flowbot.cli import main
+
+    backend = ScaledMss(CanvasMss(_desktop((100, 40)), [(0, 0, 1280, 1024)]), capture=2.0, down=1.5)
+    monkeypatch.setattr("mss.MSS", lambda: backend)
+    assert main(["screens", "--no-probe"]) == 12
+    assert "scaled 2 across but 1.5 down" in capsys.readouterr().err
