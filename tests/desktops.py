@@ -35,7 +35,7 @@ class CanvasMss:
         return out
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
 
 
 class ScaledMss:
@@ -74,6 +74,7 @@ class ScaledMss:
         return cv2.resize(np.ascontiguousarray(part), size, interpolation=cv2.INTER_LINEAR)
 
     def close(self) -> None:
+        """Close the wrapped mss."""
         self.inner.close()
 
 
@@ -88,18 +89,23 @@ class ShiftedGui:
         object.__setattr__(self, "_size", size)
 
     def __getattr__(self, name: str):
+        """Everything else is pyautogui's own."""
         return getattr(self._gui, name)
 
     def __setattr__(self, name: str, value) -> None:
+        """Settings are pyautogui's (PAUSE = 0 must reach it, or every move waits 0.1 s)."""
         setattr(self._gui, name, value)
 
     def size(self):
+        """The primary monitor's size, as pyautogui gives it on Windows and macOS."""
         return self._size
 
     def moveTo(self, x, y):
+        """Move in primary-origin coordinates."""
         self._gui.moveTo(x + self._origin[0], y + self._origin[1])
 
     def position(self):
+        """Where the pointer is, in primary-origin coordinates."""
         x, y = self._gui.position()
         return x - self._origin[0], y - self._origin[1]
 
