@@ -202,21 +202,43 @@ def test_every_command_finds_the_game_on_the_second_monitor(two_monitors, levels
     assert saved["grid"] == records[1]["puzzle"] and saved["source"]["details"]["origin"] == [1280, 0]
 
 
-def test_a_monitor_left_of_the_primary_at_negative_coordinates(two_monitors, levels, tmp_path):
-    """As Windows and macOS lay it out: the right-hand monitor is the primary at (0, 0), the left one
-    at x = -1280, for mss and for the mouse alike; the game on the left one."""
+def set_monitor(name: str, left: int, primary: bool) -> None:
+    """Describe one 1280x1024 monitor of the virtual screen again, as the primary one or not."""
+    subprocess.run(["xrandr", "--delmonitor", name], check=True, capture_output=True)
+    label = f"*{name}" if primary else name
+    subprocess.run(["xrandr", "--setmonitor", label, f"1280/338x1024/270+{left}+0", "none"], check=True)
+
+
+def test_a_monitor_left_of_the_primary(two_monitors, levels, tmp_path):
+    """The right-hand monitor made the primary, the game on the left one. Level 1 as Windows and
+    macOS lay it out (the primary at (0, 0), the left monitor at x = -1280, for mss and for the mouse
+    alike); level 2 by `flowbot auto-clear` with its defaults as X11 lays it out (the primary looked
+    at first, the left monitor at x = 0)."""
     import mss
     import pyautogui
 
     from flowbot.capture.screen import MssScreen
 
+    set_monitor("RIGHT", 1280, primary=True)
     game = start_game(levels, tmp_path / "results.jsonl", (100, 40))
-    screen = MssScreen(backend=ScaledMss(mss.MSS(), origin=(1280, 0)))
     try:
-        report, _ = clear(screen, ShiftedGui(pyautogui, (1280, 0), (1280, 1024)), False, tmp_path)
+        screen = MssScreen(backend=ScaledMss(mss.MSS(), origin=(1280, 0)))
+        try:
+            gui = ShiftedGui(pyautogui, (1280, 0), (1280, 1024))
+            report, _ = clear(screen, gui, False, tmp_path, count=1)
+        finally:
+            screen.close()
+        cleared = subprocess.run(
+            [sys.executable, "-m", "flowbot", "-v", "auto-clear", "--count", "1", "--artifacts", tmp_path],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
     finally:
-        screen.close()
         records = stop_game(game)
+        set_monitor("RIGHT", 1280, primary=False)
     assert screen.monitor.box.left == -1280
-    assert report.cleared == 2, report.summary()
-    assert taken_with_one_press_per_flow(records, 2), records
+    assert report.cleared == 1, report.summary()
+    assert taken_with_one_press_per_flow(records, 1), records
+    assert cleared.returncode == 0, cleared.stdout + cleared.stderr
+    looked = cleared.stderr
+    assert -1 < looked.find("looking at monitor 1: 1280,0,") < looked.find("looking at monitor 2: 0,0,")
+    assert records[1]["solved"], records
