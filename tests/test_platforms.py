@@ -148,3 +148,24 @@ def test_names_that_only_look_like_devices_are_fine(name):
     from flowbot.profiles import check_name
 
     assert check_name(name) == name
+
+
+def test_serve_waits_for_a_stop_where_the_event_loop_has_no_signal_handlers():
+    import asyncio
+
+    from flowbot.serve.server import _wait_for_stop
+
+    async def main() -> bool:
+        loop = asyncio.get_running_loop()
+
+        def refuse(*args):
+            raise NotImplementedError  # as Windows' proactor event loop does
+
+        loop.add_signal_handler = refuse
+        waiting = asyncio.ensure_future(_wait_for_stop())
+        await asyncio.sleep(0.05)
+        running = not waiting.done()  # waiting (Ctrl-C cancels asyncio.run's task), not crashed
+        waiting.cancel()
+        return running
+
+    assert asyncio.run(main())

@@ -61,9 +61,13 @@ async def _wait_for_stop() -> int:
     """Wait for SIGINT or SIGTERM and return its number; the handlers are removed again."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[int] = loop.create_future()
-    watched = (signal.SIGINT, signal.SIGTERM)
-    for number in watched:
-        loop.add_signal_handler(number, lambda number=number: stop.done() or stop.set_result(number))
+    watched = []
+    for number in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(number, lambda number=number: stop.done() or stop.set_result(number))
+        except NotImplementedError:  # Windows' event loop has none: Ctrl-C still cancels asyncio.run's task
+            continue
+        watched.append(number)
     try:
         return await stop
     finally:
