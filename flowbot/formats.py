@@ -433,6 +433,12 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bo
 
 def _link_new(temp: Path, target: Path, name: str) -> None:
     """Put `temp` at `target` only if nothing is there yet."""
+    if is_windows():  # Windows' rename never replaces a file: the no-clobber move itself, on any file system
+        try:
+            os.rename(temp, target)
+        except FileExistsError:
+            raise OutputFileError(f"{name}: already exists (use --force to replace it)") from None
+        return
     try:
         os.link(temp, target)
     except FileExistsError:

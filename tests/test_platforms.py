@@ -169,3 +169,26 @@ def test_serve_waits_for_a_stop_where_the_event_loop_has_no_signal_handlers():
         return running
 
     assert asyncio.run(main())
+
+
+def test_a_new_file_on_windows_is_moved_in_by_a_rename_that_never_replaces(monkeypatch, tmp_path):
+    from flowbot import formats
+    from flowbot.errors import OutputFileError
+
+    real_rename = os.rename
+
+    def windows_rename(source, target):
+        """Windows' rename: refuses an existing target."""
+        if os.path.lexists(target):
+            raise FileExistsError(17, "Cannot create a file when that file already exists", str(target))
+        real_rename(source, target)
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(os, "rename", windows_rename)
+    monkeypatch.setattr(os, "link", lambda *args: pytest.fail("hard link tried on Windows"))
+    target = tmp_path / "001.json"
+    formats.atomic_write_bytes(target, b"first", replace=False)
+    with pytest.raises(OutputFileError, match="already exists"):
+        formats.atomic_write_bytes(target, b"second", replace=False)
+    assert target.read_bytes() == b"first"
+    assert [path.name for path in tmp_path.iterdir()] == ["001.json"]  # no temp left behind
