@@ -113,8 +113,8 @@ def clear(screen, gui, windows: bool, tmp_path: Path, count: int = 2):
 
 @pytest.mark.parametrize(
     ("layout", "capture", "scale"),
-    [(1.0, 2.0, 2.0), (1.5, 1.0, 1.5)],
-    ids=["retina-2x-captures", "windows-150-percent-layout"],
+    [(1.0, 2.0, 2.0), (1.0, 1.5, 1.5), (1.5, 1.0, 1.5)],
+    ids=["retina-2x-captures", "fractional-1.5x-captures", "windows-150-percent-layout"],
 )
 def test_scaled_captures_clear_levels_with_every_press_on_its_cell(
     two_monitors, levels, tmp_path, layout, capture, scale
