@@ -289,3 +289,19 @@ def test_screens_on_a_capture_stretched_one_way_exits_12(monkeypatch, capsys):
     monkeypatch.setattr("mss.MSS", lambda: backend)
     assert main(["screens", "--no-probe"]) == 12
     assert "scaled 2 across but 1.5 down" in capsys.readouterr().err
+
+
+def test_pointing_at_the_board_is_read_back_in_screen_pixels(monkeypatch):
+    import sys
+    import types
+
+    from flowbot.act.pointer import mouse_position
+    from flowbot.capture.screen import MssScreen
+
+    backend = ScaledMss(CanvasMss(_desktop((100, 40)), [(0, 0, 1280, 1024)]), capture=2.0)
+    screen = MssScreen(backend=backend)
+    fake = types.ModuleType("pyautogui")
+    fake.size = lambda: (1280, 1024)
+    fake.position = lambda: (640, 300)  # points, as macOS gives them
+    monkeypatch.setitem(sys.modules, "pyautogui", fake)
+    assert mouse_position(screen) == (1280, 600)  # where calibrate --manual's corner is on the capture
