@@ -18,12 +18,15 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from flowbot.capture.screen import Region
 from flowbot.capture.space import Space, check_probe, pointer_scale
 from flowbot.errors import FlowbotError
 from flowbot.system import signals_here
+
+if TYPE_CHECKING:
+    from flowbot.capture.screen import MssScreen
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +269,7 @@ def import_pyautogui():
     return pyautogui
 
 
-def open_pointer(screen, bounds: Region, gui=None, probe: bool = True) -> PyAutoGuiPointer:
+def open_pointer(screen: MssScreen, bounds: Region, gui=None, probe: bool = True) -> PyAutoGuiPointer:
     """The real mouse for a run on `screen` (an MssScreen looking at the game's monitor), kept inside
     `bounds`: the factor between screen pixels and pyautogui's coordinates is measured (pyautogui's
     screen size against mss's monitors) and, with `probe`, confirmed by moving the pointer to the
@@ -280,7 +283,7 @@ def open_pointer(screen, bounds: Region, gui=None, probe: bool = True) -> PyAuto
     return pointer
 
 
-def measure_space(screen, gui) -> Space:
+def measure_space(screen: MssScreen, gui) -> Space:
     """The Space of the monitor `screen` looks at: its capture scale times mss units per pyautogui unit."""
     width, height = gui.size()
     units = pointer_scale(screen.monitors, screen.desktop, (int(width), int(height)))
@@ -289,7 +292,7 @@ def measure_space(screen, gui) -> Space:
     return space
 
 
-def mouse_position(screen=None) -> tuple[int, int]:
+def mouse_position(screen: MssScreen | None = None) -> tuple[int, int]:
     """Where the real mouse pointer is, in screen pixels of `screen` (an MssScreen) when given, for
     calibrating by pointing."""
     try:
