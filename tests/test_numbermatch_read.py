@@ -1,0 +1,98 @@
+"""Reading Number Match boards from screenshots: the shared screenshots with truth files, and refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from flowbot.numbermatch.read import NumberMatchReadError, read_board
+from tests.conftest import SHARED
+
+SCREENSHOTS = SHARED / "numbermatch" / "screenshots"
+
+
+def screenshot_files() -> list[Path]:
+    """Every screenshot (not phone photo, which are 3000x4000) with a truth file beside it."""
+    if not SCREENSHOTS.is_dir():
+        return []
+    found = []
+    for truth in sorted(SCREENSHOTS.glob("*.truth.txt")):
+        image = truth.with_name(truth.name.removesuffix(".truth.txt") + ".jpg")
+        if image.exists() and "photo" not in _kind(image.name):
+            found.append(image)
+    return found
+
+
+def _kind(name: str) -> str:
+    """The manifest's 'photo or screenshot' column for a file."""
+    for line in (SCREENSHOTS / "MANIFEST.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) > 6 and cells[1] == name:
+            return cells[6]
+    return ""
+
+
+@pytest.fixture(scope="module")
+def shots() -> list[Path]:
+    """The screenshots, or skip when ../shared/numbermatch is absent."""
+    files = screenshot_files()
+    if not files:
+        pytest.skip("../shared/numbermatch/screenshots is not present")
+    return files
+
+
+def test_every_screenshot_reads_exactly(shots: list[Path]) -> None:
+    """Each screenshot's board is its truth file, row for row, and its "+" badge reads."""
+    wrong = []
+    for image in shots:
+        truth = image.with_name(image.stem + ".truth.txt").read_text().split()
+        reading = read_board(cv2.imread(str(image)), image.name)
+        if list(reading.rows) != truth:
+            wrong.append((image.name, reading.rows, truth))
+        assert reading.adds_left == 4, image.name  # every screenshot here shows a badge of 4
+    assert not wrong
+
+
+def test_blue_digits_are_told_apart(shots: list[Path]) -> None:
+    """The live digits added by "+" (drawn in blue) read as blue, the first rows' black ones do not."""
+    for image in shots:
+        reading = read_board(cv2.imread(str(image)), image.name)
+        assert not any(reading.blue[0]), image.name
+        if len(reading.rows) >= 5:  # the relay's boards: rows 5 on came from an add
+            assert any(reading.blue[4]), image.name
+
+
+def test_a_blank_image_is_refused_by_name() -> None:
+    """A white page has no grid: the error names the file."""
+    with pytest.raises(NumberMatchReadError, match=r"blank\.png: no grid"):
+        read_board(np.full((800, 400, 3), 255, np.uint8), "blank.png")
+
+
+def test_an_empty_slot_amid_the_numbers_is_refused(shots: list[Path]) -> None:
+    """A live digit painted over with the cell's white reads as an empty slot before the last number."""
+    image = shots[0]
+    frame = cv2.imread(str(image))
+    reading = read_board(frame, image.name)
+    x, y = reading.grid.center(0, 0)
+    half = reading.grid.cell * 0.35
+    cv2.rectangle(frame, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (255, 255, 255), -1)
+    with pytest.raises(NumberMatchReadError, match=r"row 1, column 1 reads as an empty slot"):
+        read_board(frame, image.name)
+
+
+def test_a_mark_that_is_no_digit_is_refused(shots: list[Path]) -> None:
+    """A filled square where a digit was matches no digit's shape: refused, naming the cell."""
+    image = shots[0]
+    frame = cv2.imread(str(image))
+    reading = read_board(frame, image.name)
+    x, y = reading.grid.center(0, 2)
+    half = reading.grid.cell * 0.3
+    cv2.rectangle(frame, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (255, 255, 255), -1)
+    cv2.rectangle(
+        frame, (int(x - half / 2), int(y - half)), (int(x + half / 2), int(y + half)), (0, 0, 0), -1
+    )
+    with pytest.raises(NumberMatchReadError, match=r"row 1, column 3 holds a mark that is no digit"):
+        read_board(frame, image.name)
