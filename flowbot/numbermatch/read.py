@@ -308,13 +308,16 @@ def read_adds(frame: np.ndarray, plus: tuple[float, float], cell: float) -> int 
         bx, by, width, height, _ = stats[index]
         if not 0.2 * cell <= width <= 1.2 * cell or not 0.75 < width / max(height, 1) < 1.35:
             continue
+        if bx == 0 or by == 0 or bx + width >= area.shape[1] or by + height >= area.shape[0]:
+            continue  # cut by the search area: a digit of the grid above, not the badge
         # The badge is a blue disc; its digit is the white inside it.
         disc = (labels[by : by + height, bx : bx + width] == index).astype(np.uint8)
         filled = disc.copy()
         contours, _ = cv2.findContours(disc, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
         holes = (filled > 0) & (disc == 0)
-        if holes.mean() < 0.03:
+        # A disc fills pi/4 of its box; a blue digit of the grid just above (a 6, 8, 9 has holes) less.
+        if not 0.72 < filled.mean() < 0.86 or holes.mean() < 0.015:
             continue
         inner = cv2.erode(filled, np.ones((3, 3), np.uint8), iterations=max(1, width // 12))
         digit_mask = holes & (inner > 0)
