@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import json
+import random
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from flowbot.numbermatch.cli import run_numbermatch
 from flowbot.numbermatch.read import NumberMatchReadError, read_board
 from tests.conftest import SHARED
 
@@ -96,3 +100,55 @@ def test_a_mark_that_is_no_digit_is_refused(shots: list[Path]) -> None:
     )
     with pytest.raises(NumberMatchReadError, match=r"row 1, column 3 holds a mark that is no digit"):
         read_board(frame, image.name)
+
+
+def run_cli(*paths: str) -> tuple[int, list[dict], str]:
+    """`flowbot numbermatch --json` in process: (exit code, records, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run_numbermatch(
+        list(paths), adds=4, as_json=True, best=False, timeout=10.0, out=out, err=err, colors=False
+    )
+    return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
+
+
+def test_the_cli_solves_screenshots_with_the_board_and_badge_as_read(shots: list[Path]) -> None:
+    code, records, _ = run_cli(*(str(image) for image in shots))
+    assert code == 0
+    for image, record in zip(shots, records, strict=True):
+        assert record["board"] == image.with_name(image.stem + ".truth.txt").read_text().split()
+        assert record["adds_left"] == 4 and record["adds"] == 4
+        assert record["status"] == "won"
+
+
+def test_a_folder_gives_its_images_and_leaves_notes_beside_them_alone(tmp_path: Path) -> None:
+    """A folder of one rendered game frame, a truth file and a README: one board, read from the image."""
+    pygame = pytest.importorskip("pygame")
+    from flowbot.game.numbermatch import NumberMatchView
+    from flowbot.game.render import surface_to_bgr
+    from flowbot.numbermatch.game import NumberMatchGame
+
+    game = NumberMatchGame(random.Random(11))
+    game.add()
+    pygame.font.init()
+    view = NumberMatchView(game, (540, 960))
+    surface = pygame.Surface((540, 960))
+    view.draw(surface)
+    cv2.imwrite(str(tmp_path / "shot.png"), surface_to_bgr(surface))
+    (tmp_path / "shot.truth.txt").write_text("\n".join(game.rows_text()) + "\n")
+    (tmp_path / "README.md").write_text("notes\n")
+    code, [record], _ = run_cli(str(tmp_path))
+    assert code == 0
+    assert record["source"].endswith("shot.png")
+    assert record["board"] == list(game.rows_text()) and record["adds_left"] == 3 and record["adds"] == 3
+
+
+def test_an_unreadable_screenshot_is_an_error_line_naming_it(tmp_path: Path) -> None:
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((900, 500, 3), 255, np.uint8))
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
+    code, records, err = run_cli(str(blank), str(broken))
+    assert code == 2
+    assert [record["status"] for record in records] == ["error", "error"]
+    assert "blank.png: no grid" in records[0]["error"] and "broken.png" in records[1]["error"]
+    assert "blank.png" in err

@@ -18,7 +18,9 @@ DESCRIPTION = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `flowbot numbermatch`."""
-    parser.add_argument("paths", nargs="+", metavar="FILE", help="board files (text or JSON)")
+    parser.add_argument(
+        "paths", nargs="+", metavar="FILE", help="board files (text or JSON), screenshots, or folders of them"
+    )
     parser.add_argument(
         "--adds", type=int, choices=range(10), default=4, metavar="N",
         help="how many times 'add numbers' may be used, 0-9 (default 4; 5 in some versions)",

@@ -70,6 +70,7 @@ class Reading:
     grid: Grid
     plus: tuple[float, float] | None
     weakest: float  # the lowest margin between a digit's best and second-best template
+    whole: bool  # the grid's top shows, and the board's end (an empty slot or row) does too
 
 
 def read_board(frame: np.ndarray, name: str = "<frame>") -> Reading:
@@ -83,13 +84,16 @@ def read_board(frame: np.ndarray, name: str = "<frame>") -> Reading:
     blue = [tuple(cell[1] for cell in line) for line in cells]
     margins = [cell[2] for line in cells for cell in line if cell[0].isdigit()]
     # Empty rows under the board are part of the drawn grid, not of the board.
+    seen_end = False
     while rows and rows[-1] == EMPTY * WIDTH:
         rows.pop()
         blue.pop()
+        seen_end = True
     _check_rows(rows, name)
     plus = find_plus(frame, grid)
     adds = read_adds(frame, plus, grid.cell) if plus is not None else None
-    return Reading(tuple(rows), tuple(blue), adds, grid, plus, min(margins, default=1.0))
+    whole = grid.top_visible and (seen_end or rows[-1].endswith(EMPTY))
+    return Reading(tuple(rows), tuple(blue), adds, grid, plus, min(margins, default=1.0), whole)
 
 
 def _check_rows(rows: list[str], name: str) -> None:
