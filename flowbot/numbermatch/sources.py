@@ -53,7 +53,9 @@ def expand(paths: list[str]) -> list[str]:
 
 
 def is_image(path: str) -> bool:
-    """True when the file starts like an image (PNG, JPEG, ...); False too when it cannot be opened."""
+    """True when a regular file starts like an image (PNG, JPEG, ...); False too when it cannot be opened."""
+    if not os.path.isfile(path):
+        return False  # a FIFO or device would block the read; the board-file reader refuses those
     try:
         with open(path, "rb") as handle:
             return image_format(handle.read(HEAD_BYTES)) is not None
