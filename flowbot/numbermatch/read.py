@@ -70,7 +70,14 @@ class Reading:
     grid: Grid
     plus: tuple[float, float] | None
     weakest: float  # the lowest margin between a digit's best and second-best template
-    whole: bool  # the grid's top shows, and the board's end (an empty slot or row) does too
+    end_seen: bool  # the board's end shows: an empty slot or an empty row after the last number
+    top_seen: bool  # no cell lines above the first row read (in a game that scrolls under a header,
+    # a row cut exactly at the header's edge looks the same: see `Grid.top_visible`)
+
+    @property
+    def whole(self) -> bool:
+        """True when the whole board shows: its first row and its end."""
+        return self.end_seen and self.top_seen
 
 
 def read_board(frame: np.ndarray, name: str = "<frame>") -> Reading:
@@ -92,8 +99,10 @@ def read_board(frame: np.ndarray, name: str = "<frame>") -> Reading:
     _check_rows(rows, name)
     plus = find_plus(frame, grid)
     adds = read_adds(frame, plus, grid.cell) if plus is not None else None
-    whole = grid.top_visible and (seen_end or rows[-1].endswith(EMPTY))
-    return Reading(tuple(rows), tuple(blue), adds, grid, plus, min(margins, default=1.0), whole)
+    end_seen = seen_end or rows[-1].endswith(EMPTY)
+    return Reading(
+        tuple(rows), tuple(blue), adds, grid, plus, min(margins, default=1.0), end_seen, grid.top_visible
+    )
 
 
 def _check_rows(rows: list[str], name: str) -> None:
@@ -240,12 +249,13 @@ def _read_cell(
     patch = gray[y0:y1, x0:x1].astype(np.int16)
     if patch.size == 0:
         return EMPTY, False, 1.0
-    background = int(np.percentile(patch, 90))
-    ink = np.clip(background - patch, 0, 255)
-    strongest = float(np.percentile(ink, 99.5))
+    values = patch.ravel()
+    background = int(_quantile(values, 0.9))
+    # The darkest pixels but a few (JPEG noise): ink is the background less the level.
+    strongest = float(background - _quantile(values, 0.005))
     if strongest < FAINT_INK:
         return EMPTY, False, 1.0
-    mask = ink > strongest / 2
+    mask = (background - patch) > strongest / 2
     if mask.mean() < MIN_INK_SHARE:
         return EMPTY, False, 1.0
     if strongest < LIVE_INK:
@@ -259,6 +269,12 @@ def _read_cell(
     if score < MIN_SCORE:
         return UNKNOWN, blue, score - runner_up
     return str(digit), blue, score - runner_up
+
+
+def _quantile(values: np.ndarray, share: float) -> int:
+    """The value at `share` of the way through the sorted values (np.partition: no full sort)."""
+    index = min(len(values) - 1, int(share * len(values)))
+    return int(np.partition(values, index)[index])
 
 
 def _glyph(mask: np.ndarray) -> Glyph | None:
