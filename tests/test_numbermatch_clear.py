@@ -129,3 +129,47 @@ def test_views_join_at_the_shift_that_agrees() -> None:
     assert _overlap_shift(("a", "b", "c", "d"), ("c", "d", "e"), 2) == 2
     assert _overlap_shift(("a", "b", "c", "d"), ("b", "c", "d", "e"), 3) == 1  # stopped short at the end
     assert _overlap_shift(("a", "b"), ("x", "y"), 1) is None
+
+
+def test_a_stop_between_moves_ends_the_run_with_the_button_released() -> None:
+    """Ctrl-C reaches the pointer as Interrupted at its next call: the run stops and says why."""
+    from flowbot.act.pointer import Interrupted
+
+    game = NumberMatchGame(random.Random(6))
+    view = NumberMatchView(game, (540, 960))
+    pointer = ViewPointer(view)
+    presses = []
+
+    def down() -> None:
+        presses.append(1)
+        if len(presses) == 5:
+            raise Interrupted(2)
+        ViewPointer.down(pointer)
+
+    pointer.down = down  # type: ignore[method-assign]
+    report = NumberMatchClear(ViewScreen(view), pointer, None, 1, sleep=lambda seconds: None).run()
+    assert isinstance(report.halt, Interrupted)
+    assert report.cleared == 0 and not pointer.held
+    assert game.moves <= 2  # the pairs clicked before the stop, and no more
+
+
+def test_a_covered_board_stops_the_run_before_the_next_click() -> None:
+    """Something drawn over the game (another window) changes the guard's spots: no click lands on it."""
+    from flowbot.act.guard import BoardGoneError
+
+    game = NumberMatchGame(random.Random(6))
+    view = NumberMatchView(game, (540, 960))
+    screen = ViewScreen(view)
+    pointer = ViewPointer(view)
+    grab = screen.grab
+
+    def covered(region: Region | None = None) -> Frame:
+        frame = grab(region)
+        if pointer.clicks >= 4:
+            frame.pixels[:] = (60, 40, 20)  # a dark window over everything
+        return frame
+
+    screen.grab = covered  # type: ignore[method-assign]
+    report = NumberMatchClear(screen, pointer, None, 1, sleep=lambda seconds: None).run()
+    assert isinstance(report.halt, BoardGoneError)
+    assert pointer.clicks == 4

@@ -172,6 +172,8 @@ class NumberMatchClear:
             if self.confirm(after, left_after, board):
                 cells, adds_left = after, left_after
                 continue
+            if self.guard is not None:
+                self.guard.check()  # a window over the game, or the game gone: stop, say so
             replans += 1
             board.rereads += 1
             if replans > REPLANS:
