@@ -201,7 +201,12 @@ class NumberMatchClear:
     def look(self) -> View:
         """Read the screen once (NumberMatchReadError when no board reads)."""
         frame = self.screen.grab(self.region)
-        return View(frame, read_board(frame.pixels, "the screen"))
+        reading = read_board(frame.pixels, "the screen")
+        if reading.rectified:
+            raise NumberMatchReadError(
+                "the screen: the grid reads only straightened, so no cell can be clicked"
+            )
+        return View(frame, reading)
 
     def look_steady(self) -> View:
         """A reading that came out the same twice in a row (the game may be mid-frame)."""

@@ -19,6 +19,7 @@ GLYPH_SIZE = (20, 28)  # width, height
 DIGITS = tuple(range(1, 10))
 # Sizes the templates are drawn at (pixels); the glyphs read are scaled anyway.
 TEMPLATE_HEIGHTS = (40, 64)
+HOLE_PENALTY = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,7 @@ class Glyph:
 
     vector: np.ndarray
     aspect: float
+    holes: int  # enclosed counters: 6 and 9 have one, 8 two, 5 none (which blur alone loses)
 
 
 def glyph_of(mask: np.ndarray) -> Glyph | None:
@@ -42,7 +44,22 @@ def glyph_of(mask: np.ndarray) -> Glyph | None:
     norm = float(np.linalg.norm(vector))
     if norm == 0:
         return None
-    return Glyph(vector / norm, width / height)
+    return Glyph(vector / norm, width / height, _holes(crop > 0))
+
+
+def _holes(ink: np.ndarray) -> int:
+    """How many background regions the ink encloses, ignoring specks under 2% of its box."""
+    contours, hierarchy = cv2.findContours(
+        np.pad(ink, 1).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE
+    )
+    if hierarchy is None:
+        return 0
+    least = 0.02 * ink.size
+    return sum(
+        1
+        for contour, links in zip(contours, hierarchy[0], strict=True)
+        if links[3] >= 0 and cv2.contourArea(contour) >= least
+    )
 
 
 def match(glyph: Glyph) -> tuple[int, float, float]:
@@ -52,6 +69,8 @@ def match(glyph: Glyph) -> tuple[int, float, float]:
         similarity = float(glyph.vector @ template.vector)
         # A '1' and a '7' differ mostly in width; a wrong aspect costs in proportion to how wrong.
         similarity -= 0.5 * abs(np.log(glyph.aspect / template.aspect))
+        # A 5 and a 6 blur alike; whether the bowl is closed tells them apart.
+        similarity -= HOLE_PENALTY * abs(glyph.holes - template.holes)
         scores[digit] = max(scores.get(digit, -2.0), similarity)
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     return ranked[0][0], ranked[0][1], ranked[1][1]

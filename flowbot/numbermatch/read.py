@@ -10,13 +10,13 @@ grid; its badge is the blue disc at its upper right, with the adds left in white
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from flowbot.errors import CaptureError
-from flowbot.numbermatch.glyphs import Glyph, glyph_of, match
+from flowbot.numbermatch.glyphs import glyph_of, match
 
 WIDTH = 9
 CLEARED, EMPTY, UNKNOWN = ".", "_", "?"
@@ -26,6 +26,7 @@ FAINT_INK = 12
 LIVE_INK = 75
 # A cell whose ink covers less than this share of it is empty (JPEG noise, a stray line end).
 MIN_INK_SHARE = 0.01
+MIN_GLYPH_HEIGHT = 0.3  # of the inset cell
 # A glyph that fits its best template worse than this, or hardly better than the next, is refused.
 MIN_SCORE = 0.55
 MIN_MARGIN = 0.04
@@ -73,6 +74,7 @@ class Reading:
     end_seen: bool  # the board's end shows: an empty slot or an empty row after the last number
     top_seen: bool  # no cell lines above the first row read (in a game that scrolls under a header,
     # a row cut exactly at the header's edge looks the same: see `Grid.top_visible`)
+    rectified: bool = False  # read from the frame straightened: `grid` and `plus` are not its pixels
 
     @property
     def whole(self) -> bool:
@@ -80,8 +82,47 @@ class Reading:
         return self.end_seen and self.top_seen
 
 
-def read_board(frame: np.ndarray, name: str = "<frame>") -> Reading:
-    """The Number Match board on a BGR frame; NumberMatchReadError naming `name` and the problem."""
+def read_board(frame: np.ndarray, name: str = "<frame>", straighten: bool = True) -> Reading:
+    """The Number Match board on a BGR frame; NumberMatchReadError naming `name` and the problem.
+
+    With `straighten`, a frame whose grid does not read whole as it is (a photo of a phone: tilted,
+    in perspective, so only part of the grid looks straight) is read again straightened
+    (`rectify`); that reading's grid is in the straightened picture's pixels (`rectified`).
+    """
+    try:
+        reading = _read_upright(frame, name)
+    except NumberMatchReadError as error:
+        if not straighten:
+            raise
+        return _read_straightened(frame, name, error)
+    if reading.whole or not straighten:
+        return reading
+    try:
+        again = _read_straightened(frame, name, None)
+    except NumberMatchReadError:
+        return reading
+    return again if again.whole else reading
+
+
+def _read_straightened(frame: np.ndarray, name: str, error: NumberMatchReadError | None) -> Reading:
+    """The board read from the frame straightened; the first error is raised again when no grid is found."""
+    from flowbot.numbermatch.rectify import rectified
+
+    upright = rectified(frame)
+    if upright is None:
+        if error is not None:
+            raise error
+        raise NumberMatchReadError(f"{name}: no grid found straightened either")
+    try:
+        return replace(_read_upright(upright, name), rectified=True)
+    except NumberMatchReadError as again:
+        if error is None:
+            raise
+        raise NumberMatchReadError(f"{again} (read straightened, as a photo; as it is: {error})") from None
+
+
+def _read_upright(frame: np.ndarray, name: str) -> Reading:
+    """`read_board` on a frame whose grid lines run straight across and down."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     grid = find_grid(gray, name)
     cells = [
@@ -90,9 +131,10 @@ def read_board(frame: np.ndarray, name: str = "<frame>") -> Reading:
     rows = ["".join(cell[0] for cell in line) for line in cells]
     blue = [tuple(cell[1] for cell in line) for line in cells]
     margins = [cell[2] for line in cells for cell in line if cell[0].isdigit()]
-    # Empty rows under the board are part of the drawn grid, not of the board.
+    # Empty rows under the board are part of the drawn grid, not of the board; so is a row with no
+    # live digit (a faint speck on an empty row of a photo): the game takes away a row once cleared.
     seen_end = False
-    while rows and rows[-1] == EMPTY * WIDTH:
+    while rows and not any(char.isdigit() or char == UNKNOWN for char in rows[-1]):
         rows.pop()
         blue.pop()
         seen_end = True
@@ -258,9 +300,13 @@ def _read_cell(
     mask = (background - patch) > strongest / 2
     if mask.mean() < MIN_INK_SHARE:
         return EMPTY, False, 1.0
+    blob = _largest_blob(mask)
+    # A digit is about two thirds of a cell tall: a speck of dust or a line's end is not one.
+    if blob is None or np.ptp(np.nonzero(blob)[0]) + 1 < MIN_GLYPH_HEIGHT * patch.shape[0]:
+        return EMPTY, False, 1.0
     if strongest < LIVE_INK:
         return CLEARED, False, 1.0
-    glyph = _glyph(mask)
+    glyph = glyph_of(blob)
     if glyph is None:
         return EMPTY, False, 1.0
     digit, score, runner_up = match(glyph)
@@ -277,13 +323,13 @@ def _quantile(values: np.ndarray, share: float) -> int:
     return int(np.partition(values, index)[index])
 
 
-def _glyph(mask: np.ndarray) -> Glyph | None:
-    """The glyph of the largest ink blob and any blob overlapping its columns (a digit is one blob)."""
+def _largest_blob(mask: np.ndarray) -> np.ndarray | None:
+    """The largest 8-connected blob of a mask (a digit is one blob), or None when there is none."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     if count < 2:
         return None
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    return glyph_of(labels == largest)
+    return labels == largest
 
 
 # --- the "+" button and its badge ---------------------------------------------------------------
@@ -339,8 +385,15 @@ def read_adds(frame: np.ndarray, plus: tuple[float, float], cell: float) -> int 
         # A disc fills pi/4 of its box; a blue digit of the grid just above (a 6, 8, 9 has holes) less.
         if not 0.72 < filled.mean() < 0.86 or holes.mean() < 0.015:
             continue
-        inner = cv2.erode(filled, np.ones((3, 3), np.uint8), iterations=max(1, width // 12))
-        digit_mask = holes & (inner > 0)
+        inner = cv2.erode(filled, np.ones((3, 3), np.uint8), iterations=max(1, width // 12)) > 0
+        # The digit by brightness, halfway from the disc's blue to the digit's brightest: the blue
+        # mask alone leaves out a blurred digit's edges and closes small gaps (a 5 read as a 6).
+        gray = cv2.cvtColor(area[by : by + height, bx : bx + width], cv2.COLOR_BGR2GRAY).astype(np.int16)
+        if not inner.any():
+            continue
+        blue_level = int(np.median(gray[disc > 0]))
+        brightest = int(np.percentile(gray[inner], 99))
+        digit_mask = (gray > (blue_level + brightest) / 2) & inner
         glyph = glyph_of(digit_mask.astype(np.uint8))
         if glyph is None:
             continue
