@@ -177,3 +177,24 @@ def test_an_unreadable_screenshot_is_an_error_line_naming_it(tmp_path: Path) -> 
     assert [record["status"] for record in records] == ["error", "error"]
     assert "blank.png: no grid" in records[0]["error"] and "broken.png" in records[1]["error"]
     assert "blank.png" in err
+
+
+def test_a_board_scrolled_part_way_is_refused_not_solved(tmp_path: Path) -> None:
+    """A screenshot of a long board scrolled down shows only part of it: solving that would be wrong."""
+    pygame = pytest.importorskip("pygame")
+    from flowbot.game.numbermatch import NumberMatchView
+    from flowbot.game.render import surface_to_bgr
+    from flowbot.numbermatch.game import NumberMatchGame
+
+    game = NumberMatchGame(random.Random(12), start=35)
+    for _ in range(3):
+        game.add()
+    pygame.font.init()
+    view = NumberMatchView(game, (540, 700))
+    view.offset = view.layout.cell * 3
+    surface = pygame.Surface((540, 700))
+    view.draw(surface)
+    cv2.imwrite(str(tmp_path / "scrolled.png"), surface_to_bgr(surface))
+    code, [record], _ = run_cli(str(tmp_path / "scrolled.png"))
+    assert code == 2 and record["status"] == "error"
+    assert "scrolled.png: only part of the board shows" in record["error"]
