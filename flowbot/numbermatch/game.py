@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flowbot.numbermatch.board import _remove, find_pairs, rows_of
@@ -75,7 +76,7 @@ class NumberMatchGame:
     start: int = 27
     rules: Rules = field(default_factory=Rules)
     scoring: Scoring = DEFAULT_SCORING
-    report: object = None  # called with each BoardResult as a board is left
+    report: Callable[[BoardResult], None] | None = None  # called with each board's result as it is left
     stage: int = 1
     score: int = 0
     slots: list[Slot] = field(default_factory=list)
@@ -159,7 +160,7 @@ class NumberMatchGame:
             self.rules.adds - self.adds_left,
             self.score - self.stage_score,
         )
-        if callable(self.report):
+        if self.report is not None:
             self.report(result)
         return result
 
