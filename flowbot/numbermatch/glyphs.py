@@ -64,16 +64,27 @@ def _holes(ink: np.ndarray) -> int:
 
 def match(glyph: Glyph) -> tuple[int, float, float]:
     """(digit, score, runner-up score) of the template family that fits the glyph best; score <= 1."""
-    scores = {}
-    for digit, template in templates():
-        similarity = float(glyph.vector @ template.vector)
-        # A '1' and a '7' differ mostly in width; a wrong aspect costs in proportion to how wrong.
-        similarity -= 0.5 * abs(np.log(glyph.aspect / template.aspect))
-        # A 5 and a 6 blur alike; whether the bowl is closed tells them apart.
-        similarity -= HOLE_PENALTY * abs(glyph.holes - template.holes)
-        scores[digit] = max(scores.get(digit, -2.0), similarity)
-    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    digits, vectors, aspects, holes = _template_arrays()
+    similarity = vectors @ glyph.vector
+    # A '1' and a '7' differ mostly in width; a wrong aspect costs in proportion to how wrong.
+    similarity -= 0.5 * np.abs(np.log(glyph.aspect / aspects))
+    # A 5 and a 6 blur alike; whether the bowl is closed tells them apart.
+    similarity -= HOLE_PENALTY * np.abs(glyph.holes - holes)
+    best = {digit: float(similarity[digits == digit].max()) for digit in DIGITS}
+    ranked = sorted(best.items(), key=lambda item: -item[1])
     return ranked[0][0], ranked[0][1], ranked[1][1]
+
+
+@functools.cache
+def _template_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The templates as arrays (digit, vector rows, aspect, holes), for one matrix product per glyph."""
+    found = templates()
+    return (
+        np.array([digit for digit, _ in found]),
+        np.stack([glyph.vector for _, glyph in found]),
+        np.array([glyph.aspect for _, glyph in found]),
+        np.array([glyph.holes for _, glyph in found]),
+    )
 
 
 @functools.cache
