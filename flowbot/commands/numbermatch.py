@@ -12,7 +12,9 @@ HELP = "solve Number Match boards: moves to replay on the phone, or a proof that
 DESCRIPTION = (
     "Text boards: one row per line, up to 9 slots of digits 1-9 and '.' or '0' for a cleared slot; "
     "several boards in one file are separated by blank lines; '#' starts a comment. JSON boards: a "
-    'list of rows (strings, or lists of digits with 0 or null), {"rows": [...]}, or a list of boards.'
+    'list of rows (strings, or lists of digits with 0 or null), {"rows": [...]}, or a list of boards. '
+    "Screenshots (and photos of a phone's screen) are read by their content; a folder gives its images. "
+    'A screenshot\'s "+" badge, when it reads, sets the adds left in place of --adds.'
 )
 
 
