@@ -191,10 +191,14 @@ def test_a_board_scrolled_part_way_is_refused_not_solved(tmp_path: Path) -> None
         game.add()
     pygame.font.init()
     view = NumberMatchView(game, (540, 700))
-    view.offset = view.layout.cell * 3
     surface = pygame.Surface((540, 700))
-    view.draw(surface)
-    cv2.imwrite(str(tmp_path / "scrolled.png"), surface_to_bgr(surface))
-    code, [record], _ = run_cli(str(tmp_path / "scrolled.png"))
-    assert code == 2 and record["status"] == "error"
-    assert "scrolled.png: only part of the board shows" in record["error"]
+    # Down a few rows (the end is off screen), and down to the end (the top is off screen; the
+    # straightened reading of it must not pass for a whole board either).
+    for name, offset in (("middle", view.layout.cell * 3), ("end", view.layout.max_offset(game.row_count))):
+        view.offset = offset
+        view.draw(surface)
+        cv2.imwrite(str(tmp_path / f"{name}.png"), surface_to_bgr(surface))
+    code, records, _ = run_cli(str(tmp_path / "middle.png"), str(tmp_path / "end.png"))
+    assert code == 2 and [record["status"] for record in records] == ["error", "error"]
+    assert "middle.png: only part of the board shows" in records[0]["error"]
+    assert "end.png: only part of the board shows" in records[1]["error"]

@@ -30,6 +30,7 @@ MIN_GLYPH_HEIGHT = 0.3  # of the inset cell
 # A glyph that fits its best template worse than this, or hardly better than the next, is refused.
 MIN_SCORE = 0.55
 MIN_MARGIN = 0.04
+BADGE_HEIGHT = 96  # pixels a badge is enlarged to before its digit is cut out
 # The glyph is looked for inside the cell less this share on each side (lines, a selection's edge).
 INSET = 0.1
 # A line is a pixel darker than the pixels this far to either side (lines are at most ~7 px wide).
@@ -101,7 +102,9 @@ def read_board(frame: np.ndarray, name: str = "<frame>", straighten: bool = True
         again = _read_straightened(frame, name, None)
     except NumberMatchReadError:
         return reading
-    return again if again.whole else reading
+    # Straightened, a photo shows rows that did not read as it was; an upright screenshot of a
+    # scrolled board shows the same rows, and is no more whole for it.
+    return again if again.whole and len(again.rows) > len(reading.rows) else reading
 
 
 def _read_straightened(frame: np.ndarray, name: str, error: NumberMatchReadError | None) -> Reading:
@@ -312,7 +315,7 @@ def _read_cell(
     digit, score, runner_up = match(glyph)
     colour = frame[y0:y1, x0:x1][mask].astype(np.int16)
     blue = bool(np.median(colour[:, 0] - colour[:, 2]) > 40)
-    if score < MIN_SCORE:
+    if score < MIN_SCORE or score - runner_up < MIN_MARGIN:
         return UNKNOWN, blue, score - runner_up
     return str(digit), blue, score - runner_up
 
@@ -391,13 +394,28 @@ def read_adds(frame: np.ndarray, plus: tuple[float, float], cell: float) -> int 
         gray = cv2.cvtColor(area[by : by + height, bx : bx + width], cv2.COLOR_BGR2GRAY).astype(np.int16)
         if not inner.any():
             continue
-        blue_level = int(np.median(gray[disc > 0]))
-        brightest = int(np.percentile(gray[inner], 99))
-        digit_mask = (gray > (blue_level + brightest) / 2) & inner
-        glyph = glyph_of(digit_mask.astype(np.uint8))
-        if glyph is None:
-            continue
-        digit, score, _ = match(glyph)
-        if score >= MIN_SCORE:
+        digit = _badge_digit(gray, disc > 0, inner)
+        if digit is not None:
             return digit
     return None
+
+
+def _badge_digit(gray: np.ndarray, disc: np.ndarray, inner: np.ndarray) -> int | None:
+    """The white digit inside a badge's disc, or None when it is not sure (a wrong count of adds
+    would make the solver plan with adds the game does not have)."""
+    blue_level = int(np.median(gray[disc]))
+    # A badge a few dozen pixels across holds a digit a dozen tall: enlarged smoothly first, so that
+    # the threshold keeps the strokes' shape (the gap of a 2 or a 5).
+    factor = max(1, round(BADGE_HEIGHT / gray.shape[0]))
+    if factor > 1:
+        size = (gray.shape[1] * factor, gray.shape[0] * factor)
+        gray = cv2.resize(gray.astype(np.float32), size, interpolation=cv2.INTER_CUBIC)
+        inner = cv2.resize(inner.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
+    brightest = float(np.percentile(gray[inner], 99))
+    glyph = glyph_of(((gray > (blue_level + brightest) / 2) & inner).astype(np.uint8))
+    if glyph is None:
+        return None
+    digit, score, runner_up = match(glyph)
+    if score < MIN_SCORE or score - runner_up < MIN_MARGIN:
+        return None
+    return digit
