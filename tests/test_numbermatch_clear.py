@@ -173,3 +173,22 @@ def test_a_covered_board_stops_the_run_before_the_next_click() -> None:
     report = NumberMatchClear(screen, pointer, None, 1, sleep=lambda seconds: None).run()
     assert isinstance(report.halt, BoardGoneError)
     assert pointer.clicks == 4
+
+
+def test_a_board_scrolled_by_whole_rows_is_still_read_from_its_top() -> None:
+    """Scrolled by exactly three rows, the first row shown sits at the header's edge like a top row:
+    the loop scrolls up anyway, so the rows above are not lost."""
+    results: list = []
+    game = NumberMatchGame(random.Random(3), start=35, report=results.append)
+    game.add()
+    view = NumberMatchView(game, (480, 470))
+    view.offset = 3 * view.layout.cell
+    view.resize(view.layout.size)
+    assert view.offset == pytest.approx(3 * view.layout.cell)
+    shown = read_board(ViewScreen(view).grab().pixels, straighten=False)
+    assert shown.whole and len(shown.rows) == game.row_count - 3  # it looks whole, and is not
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, 1, sleep=lambda seconds: None)
+    report = loop.run()
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 1 and results[0].cleared
+    assert report.boards[0].rereads == 0

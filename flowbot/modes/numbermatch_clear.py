@@ -232,7 +232,9 @@ class NumberMatchClear:
         ends wherever the last look left it, with `top` set."""
         view = self.look_steady()
         self._fence(view)
-        if not view.reading.whole:
+        # A board nearly as tall as the view may be scrolled even when its first row looks like the
+        # grid's top (a row cut exactly at the header's edge): scroll up until nothing moves.
+        if not view.reading.whole or len(view.reading.rows) >= view.capacity - 2:
             view = self._to_top(view)
             board.scrolled = True
         rows = list(view.reading.rows)
