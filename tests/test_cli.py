@@ -185,6 +185,11 @@ def test_colour_output_at_each_depth(colors, escape):
         (["generate", "--size", "5x5", "--count", "1000000000"], "--count: must be 1 to 100000"),
         (["bench", "--repeat", "1000000"], "--repeat: must be 1 to 1000"),
         (["auto-clear", "--count", "0"], "--count: must be 1 to 100000, got 0"),
+        (
+            ["auto-clear", "--numbermatch", "--dry-run"],
+            "--dry-run, --profile and the pointer settings are for Flow",
+        ),
+        (["game", "--numbermatch", "--pack", "demo"], "--numbermatch deals its own boards"),
     ],
 )
 def test_bad_arguments_exit_64_with_one_line(args, named, capsys):

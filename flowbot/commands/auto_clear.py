@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--region", metavar="L,T,W,H", help="the game window's area on screen (default: all of it)"
     )
     parser.add_argument("--dry-run", action="store_true", help="do everything but press the mouse")
+    parser.add_argument(
+        "--numbermatch", action="store_true", help="play Number Match (click pairs and '+') instead of Flow"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     parser.add_argument(
         "--artifacts", default=".", metavar="DIR", help="where to save screenshots of failures"
@@ -30,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Clear levels on screen until the count is reached or no next level comes."""
+    if args.numbermatch:
+        return _numbermatch(args)
     from flowbot.modes.auto_clear import run_auto_clear
 
     profile, settings, region = game_settings(args)
@@ -44,4 +49,20 @@ def run(args: argparse.Namespace) -> int:
         err=sys.stderr,
         profile=profile,
         tune=not explicit_pointer(args),
+    )
+
+
+def _numbermatch(args: argparse.Namespace) -> int:
+    """Clear Number Match boards on screen; the Flow-only options are refused, not ignored."""
+    from flowbot.errors import UsageError
+    from flowbot.modes.auto_clear import parse_region
+    from flowbot.modes.numbermatch_clear import run_numbermatch_clear
+
+    if args.dry_run or args.profile or explicit_pointer(args):
+        raise UsageError(
+            "--numbermatch clicks cells: --dry-run, --profile and the pointer settings are for Flow"
+        )
+    region = parse_region(args.region) if args.region else None
+    return run_numbermatch_clear(
+        count=args.count, region=region, as_json=args.json, out=sys.stdout, err=sys.stderr
     )

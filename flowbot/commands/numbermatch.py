@@ -12,13 +12,17 @@ HELP = "solve Number Match boards: moves to replay on the phone, or a proof that
 DESCRIPTION = (
     "Text boards: one row per line, up to 9 slots of digits 1-9 and '.' or '0' for a cleared slot; "
     "several boards in one file are separated by blank lines; '#' starts a comment. JSON boards: a "
-    'list of rows (strings, or lists of digits with 0 or null), {"rows": [...]}, or a list of boards.'
+    'list of rows (strings, or lists of digits with 0 or null), {"rows": [...]}, or a list of boards. '
+    "Screenshots (and photos of a phone's screen) are read by their content; a folder gives its images. "
+    'A screenshot\'s "+" badge, when it reads, sets the adds left in place of --adds.'
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `flowbot numbermatch`."""
-    parser.add_argument("paths", nargs="+", metavar="FILE", help="board files (text or JSON)")
+    parser.add_argument(
+        "paths", nargs="+", metavar="FILE", help="board files (text or JSON), screenshots, or folders of them"
+    )
     parser.add_argument(
         "--adds", type=int, choices=range(10), default=4, metavar="N",
         help="how many times 'add numbers' may be used, 0-9 (default 4; 5 in some versions)",

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flowbot.argtypes import positive_float, positive_int
+from flowbot.argtypes import Range, positive_float, positive_int, ranged
 from flowbot.display import DisplayError
 from flowbot.errors import FlowbotError, UsageError
 from flowbot.game.look import DARK_LINES, LIGHT_LINES, NEXT_BUTTONS, THEMES, Look, Theme, Variant
@@ -27,6 +27,7 @@ from flowbot.game.packs import levels_from, list_packs
 from flowbot.game.session import ResultsFile, Session
 from flowbot.game.trial import LevelMaker, TrialSession, TrialSpec, generated, trial_spec
 from flowbot.model import Puzzle
+from flowbot.numbermatch.game import STARTS
 from flowbot.palette import PALETTES
 
 READY = "game ready"
@@ -34,6 +35,7 @@ HIDDEN_DRIVERS = ("offscreen", "dummy")
 MAX_SIDE = 8192  # pixels a window side may have
 MAX_PIXELS = 40_000_000  # pixels a window may have (8K is 33 million)
 MIN_BOARD_PX = 60
+ADDS_RANGE = Range(True, 0, 9)  # the badge shows one digit
 
 __all__ = ["READY", "Variant", "build_parser", "main", "run_game", "variant_from"]
 
@@ -215,7 +217,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="play generated levels until the time is up (the clock starts at the first press)",
     )
     trial.add_argument("--board", metavar="RxC", help="the trial's board size, rows x columns, e.g. 5x5")
-    trial.add_argument("--seed", type=int, help="the trial's levels from this seed (default: a fresh one)")
+    trial.add_argument(
+        "--seed",
+        type=int,
+        help="the trial's levels (or Number Match boards) from this seed (default: a fresh one)",
+    )
+    numbermatch = parser.add_argument_group("Number Match (instead of Flow)")
+    numbermatch.add_argument(
+        "--numbermatch", action="store_true", help="play Number Match, stage after stage"
+    )
+    numbermatch.add_argument(
+        "--start", type=int, choices=STARTS, default=STARTS[0], help="digits on a new board (default 27)"
+    )
+    numbermatch.add_argument(
+        "--adds", type=ranged(ADDS_RANGE), default=4, help='uses of "+" per board, 0-9 (default 4)'
+    )
     looks = parser.add_argument_group("variants (imitate other Flow games)")
     looks.add_argument(
         "--line-color", type=_rgb, metavar="R,G,B", help="grid line colour (default: the theme's)"
@@ -310,6 +326,18 @@ def trial_from(args: argparse.Namespace) -> TrialSpec | None:
     return trial_spec(args.time_trial, args.board, args.seed)
 
 
+def _numbermatch(args: argparse.Namespace) -> int:
+    """Run the Number Match window; Flow's level sources and time trial do not go with it."""
+    from flowbot.game.numbermatch import run_numbermatch_game
+
+    if args.pack is not None or args.folder is not None or args.time_trial is not None:
+        raise UsageError("--numbermatch deals its own boards: leave out --pack, --folder and --time-trial")
+    return run_numbermatch_game(
+        seed=args.seed, start=args.start, adds=args.adds, results=args.results, size=args.size, fps=args.fps,
+        title=args.title,
+    )  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The game's entry point: errors become one line on stderr and the error's exit code."""
     args = build_parser().parse_args(argv)
@@ -317,6 +345,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.list_packs:
             print("\n".join(list_packs()))
             return 0
+        if args.numbermatch:
+            return _numbermatch(args)
         trial = trial_from(args)
         levels = None if trial is not None else levels_from(args.pack, args.folder)
         return run_game(

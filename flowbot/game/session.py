@@ -6,7 +6,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from flowbot.errors import OutputFileError, UsageError
 from flowbot.game.board import GameBoard
@@ -40,6 +40,14 @@ class LevelResult:
         )
 
 
+class JsonLine(Protocol):
+    """A result that writes itself as one JSON line (a Flow level's, a Number Match board's)."""
+
+    def to_json(self) -> str:
+        """The line, without its newline."""
+        ...
+
+
 class ResultsFile:
     """A JSON Lines file the session appends one result to per level left, flushed line by line."""
 
@@ -50,7 +58,7 @@ class ResultsFile:
             raise OutputFileError(f"{path}: cannot write results: {error.strerror or error}") from None
         self.path = path
 
-    def write(self, result: LevelResult) -> None:
+    def write(self, result: JsonLine) -> None:
         """Append one line and flush it, so a reader sees it even if the game is killed next."""
         if self._handle is None:
             return

@@ -1,18 +1,17 @@
-"""`flowbot numbermatch`: solve every Number Match board in the given files; JSON Lines or a replay."""
+"""`flowbot numbermatch`: solve every Number Match board in files or screenshots; JSON Lines or a replay."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TextIO
 
 from flowbot.numbermatch.board import Cells, Move, _add, _remove, rows_of
-from flowbot.numbermatch.errors import NumberMatchInputError
-from flowbot.numbermatch.files import read_boards
 from flowbot.numbermatch.replay import render_board, replay_text
 from flowbot.numbermatch.rules import DEFAULT_SCORING, Rules, Scoring
 from flowbot.numbermatch.search import TIMEOUT, WON, Answer, BestAnswer, solve, solve_best
+from flowbot.numbermatch.sources import expand, load
 from flowbot.progress import Progress
 
 # Exit codes, worst outcome wins: all answered, some not answered in time, some input unreadable.
@@ -31,6 +30,8 @@ class Outcome:
     cells: Cells | None
     answer: Answer | BestAnswer | None
     error: str | None = None
+    rows: tuple[str, ...] | None = None  # a screenshot's rows as read (digits, '.', '_')
+    adds_left: int | None = None  # a screenshot's "+" badge, when it was read
 
     @property
     def status(self) -> str:
@@ -72,35 +73,52 @@ def run_numbermatch(
     for entry in loaded:
         outcome = entry
         if entry.cells is not None:
-            answer = _answer(entry.cells, rules, scoring, best=best, timeout=timeout)
-            outcome = Outcome(entry.source, entry.index, entry.count, entry.cells, answer)
+            answer = _answer(entry.cells, rules_for(entry, rules), scoring, best=best, timeout=timeout)
+            outcome = replace(entry, answer=answer)
         outcomes.append(outcome)
         if outcome.error is not None:
             progress.clear_line()
             err.write(f"flowbot: {outcome.error}\n")
         if as_json:
-            out.write(json.dumps(outcome_record(outcome, rules), ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(outcome_record(outcome, rules_for(outcome, rules)), ensure_ascii=False) + "\n"
+            )
             progress.advance(outcome.name)
         elif outcome.cells is not None:
-            out.write(text_report(outcome, rules, scoring if best else None, colors) + "\n")
+            out.write(
+                text_report(outcome, rules_for(outcome, rules), scoring if best else None, colors) + "\n"
+            )
         out.flush()
     progress.close()
     return exit_code(outcomes)
 
 
 def load_all(paths: Sequence[str], rules: Rules) -> list[Outcome]:
-    """Every board of every file, unanswered; an unreadable file or board becomes an error outcome."""
+    """Every board of every file or screenshot (folders give their images, else their files), unanswered;
+    an unreadable one becomes an error outcome."""
     loaded = []
-    for path in paths:
-        try:
-            entries = read_boards(path, rules)
-        except NumberMatchInputError as error:
-            loaded.append(Outcome(path, 0, 1, None, None, str(error)))
-            continue
-        for entry in entries:
-            error = None if entry.error is None else str(entry.error)
-            loaded.append(Outcome(path, entry.index, len(entries), entry.cells, None, error))
+    for path in expand(list(paths)):
+        for entry in load(path, rules):
+            loaded.append(
+                Outcome(
+                    entry.source,
+                    entry.index,
+                    entry.count,
+                    entry.cells,
+                    None,
+                    entry.error,
+                    entry.rows,
+                    entry.adds_left,
+                )
+            )
     return loaded
+
+
+def rules_for(outcome: Outcome, rules: Rules) -> Rules:
+    """The rules a board is solved with: a screenshot's badge says how many adds are left."""
+    if outcome.adds_left is None:
+        return rules
+    return replace(rules, adds=outcome.adds_left)
 
 
 def exit_code(outcomes: Sequence[Outcome]) -> int:
@@ -128,9 +146,14 @@ def outcome_record(outcome: Outcome, rules: Rules) -> dict:
         "nodes": 0 if answer is None else answer.nodes,
         "seconds": 0.0 if answer is None else round(answer.seconds, 6),
     }
-    if outcome.cells is not None:
+    if outcome.rows is not None:
+        record["board"] = list(outcome.rows)
+    elif outcome.cells is not None:
         record["board"] = board_rows(outcome.cells, rules.width)
+    if outcome.cells is not None:
         record["adds"] = rules.adds
+    if outcome.adds_left is not None:
+        record["adds_left"] = outcome.adds_left
     if answer is not None:
         record["adds_used"] = sum(move.is_add for move in answer.moves)
     if isinstance(answer, BestAnswer):

@@ -1,0 +1,194 @@
+"""The live Number Match loop against the bundled game's view in process: a screen that draws the
+view, a pointer that presses it. (The same loop on Xvfb with mss and pyautogui: test_numbermatch_live.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from flowbot.capture.screen import Frame, Region  # noqa: E402 - after the skip when pygame is missing
+from flowbot.game.numbermatch import NumberMatchView  # noqa: E402
+from flowbot.game.render import surface_to_bgr  # noqa: E402
+from flowbot.modes.numbermatch_clear import (  # noqa: E402
+    NumberMatchClear,
+    _locate,
+    _overlap_shift,
+)
+from flowbot.numbermatch.game import NumberMatchGame  # noqa: E402
+from flowbot.numbermatch.read import read_board  # noqa: E402
+
+
+class ViewScreen:
+    """A Screen showing the game's view, drawn afresh at each grab."""
+
+    def __init__(self, view: NumberMatchView) -> None:
+        self.view = view
+        self.grabs = 0
+        pygame.font.init()
+
+    def grab(self, region: Region | None = None) -> Frame:
+        """The view's pixels (or a part of them)."""
+        self.grabs += 1
+        surface = pygame.Surface(self.view.layout.size)
+        self.view.draw(surface)
+        pixels = surface_to_bgr(surface)
+        if region is None:
+            return Frame(pixels)
+        left, top = max(0, region.left), max(0, region.top)
+        return Frame(
+            pixels[top : region.top + region.height, left : region.left + region.width].copy(), left, top
+        )
+
+
+class ViewPointer:
+    """A Pointer pressing the view, refusing to leave its bounds like the real one."""
+
+    def __init__(self, view: NumberMatchView) -> None:
+        self.view = view
+        self.held = False
+        self.x = self.y = 0.0
+        self.bounds = Region(0, 0, *view.layout.size)
+        self.clicks = 0
+
+    def move(self, x: float, y: float) -> None:
+        assert self.bounds.contains(x, y), (x, y, self.bounds)
+        self.x, self.y = x, y
+        if self.held:
+            self.view.pointer_move(x, y)
+
+    def down(self) -> None:
+        self.held = True
+        self.view.pointer_down(self.x, self.y)
+
+    def up(self) -> None:
+        self.held = False
+        self.clicks += 1
+        self.view.pointer_up(self.x, self.y)
+
+
+def play(seed: int, size: tuple[int, int], count: int, start: int = 27):
+    """Run the loop on a fresh game; returns (report, results, game)."""
+    results: list = []
+    game = NumberMatchGame(random.Random(seed), start=start, report=results.append)
+    view = NumberMatchView(game, size)
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, count, sleep=lambda seconds: None)
+    return loop.run(), results, game
+
+
+def test_boards_are_cleared_and_the_game_agrees() -> None:
+    report, results, game = play(seed=4, size=(540, 960), count=2)
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 2
+    assert [result.cleared for result in results] == [True, True]
+    assert game.stage == 3
+    assert sum(board.adds for board in report.boards) == sum(result.adds_used for result in results)
+
+
+def test_a_window_shorter_than_the_board_is_scrolled() -> None:
+    """In a short window the boards grow past the grid's area: the loop scrolls to reach their rows."""
+    report, results, _ = play(seed=8, size=(480, 440), count=2, start=35)
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 2 and all(result.cleared for result in results[:2])
+    assert any(board.scrolled for board in report.boards)
+
+
+def test_a_board_scrolled_down_at_the_start_is_read_from_its_top() -> None:
+    """A game left scrolled half way down a long board: the loop scrolls up, reads it all, clears it."""
+    results: list = []
+    game = NumberMatchGame(random.Random(2), start=35, report=results.append)
+    game.add()
+    view = NumberMatchView(game, (480, 440))
+    view.offset = view.layout.max_offset(game.row_count) / 2
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, 1, sleep=lambda seconds: None)
+    report = loop.run()
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 1 and results[0].cleared
+    assert report.boards[0].scrolled
+
+
+def test_a_view_is_placed_in_the_board_by_its_rows() -> None:
+    """Rows repeated by an add: the place nearest the prediction wins; the board's end pins it."""
+    expected = ("123456789", "987654321", "123456789", "987654321", "5________")
+    game = NumberMatchGame(random.Random(1))
+    reading = read_board(ViewScreen(NumberMatchView(game, (540, 960))).grab().pixels)
+    fake = type(reading)
+    middle = fake(expected[1:3], (), None, reading.grid, None, 1.0, False, False)
+    assert _locate(expected, middle, 0) == 1
+    assert _locate(expected, middle, 3) == 1
+    top = fake(expected[0:2], (), None, reading.grid, None, 1.0, False, False)
+    assert _locate(expected, top, 0) == 0 and _locate(expected, top, 2) == 2
+    end = fake(expected[2:], (), None, reading.grid, None, 1.0, True, False)
+    assert _locate(expected, end, 0) == 2
+    assert _locate(("111111111",), top, 0) is None
+
+
+def test_views_join_at_the_shift_that_agrees() -> None:
+    assert _overlap_shift(("a", "b", "c", "d"), ("c", "d", "e"), 2) == 2
+    assert _overlap_shift(("a", "b", "c", "d"), ("b", "c", "d", "e"), 3) == 1  # stopped short at the end
+    assert _overlap_shift(("a", "b"), ("x", "y"), 1) is None
+
+
+def test_a_stop_between_moves_ends_the_run_with_the_button_released() -> None:
+    """Ctrl-C reaches the pointer as Interrupted at its next call: the run stops and says why."""
+    from flowbot.act.pointer import Interrupted
+
+    game = NumberMatchGame(random.Random(6))
+    view = NumberMatchView(game, (540, 960))
+    pointer = ViewPointer(view)
+    presses = []
+
+    def down() -> None:
+        presses.append(1)
+        if len(presses) == 5:
+            raise Interrupted(2)
+        ViewPointer.down(pointer)
+
+    pointer.down = down  # type: ignore[method-assign]
+    report = NumberMatchClear(ViewScreen(view), pointer, None, 1, sleep=lambda seconds: None).run()
+    assert isinstance(report.halt, Interrupted)
+    assert report.cleared == 0 and not pointer.held
+    assert game.moves <= 2  # the pairs clicked before the stop, and no more
+
+
+def test_a_covered_board_stops_the_run_before_the_next_click() -> None:
+    """Something drawn over the game (another window) changes the guard's spots: no click lands on it."""
+    from flowbot.act.guard import BoardGoneError
+
+    game = NumberMatchGame(random.Random(6))
+    view = NumberMatchView(game, (540, 960))
+    screen = ViewScreen(view)
+    pointer = ViewPointer(view)
+    grab = screen.grab
+
+    def covered(region: Region | None = None) -> Frame:
+        frame = grab(region)
+        if pointer.clicks >= 4:
+            frame.pixels[:] = (60, 40, 20)  # a dark window over everything
+        return frame
+
+    screen.grab = covered  # type: ignore[method-assign]
+    report = NumberMatchClear(screen, pointer, None, 1, sleep=lambda seconds: None).run()
+    assert isinstance(report.halt, BoardGoneError)
+    assert pointer.clicks == 4
+
+
+def test_a_board_scrolled_by_whole_rows_is_still_read_from_its_top() -> None:
+    """Scrolled by exactly three rows, the first row shown sits at the header's edge like a top row:
+    the loop scrolls up anyway, so the rows above are not lost."""
+    results: list = []
+    game = NumberMatchGame(random.Random(3), start=35, report=results.append)
+    game.add()
+    view = NumberMatchView(game, (480, 470))
+    view.offset = 3 * view.layout.cell
+    view.resize(view.layout.size)
+    assert view.offset == pytest.approx(3 * view.layout.cell)
+    shown = read_board(ViewScreen(view).grab().pixels, straighten=False)
+    assert shown.whole and len(shown.rows) == game.row_count - 3  # it looks whole, and is not
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, 1, sleep=lambda seconds: None)
+    report = loop.run()
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 1 and results[0].cleared
+    assert report.boards[0].rereads == 0

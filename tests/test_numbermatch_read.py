@@ -1,0 +1,204 @@
+"""Reading Number Match boards from screenshots: the shared screenshots with truth files, and refusals."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from flowbot.numbermatch.cli import run_numbermatch
+from flowbot.numbermatch.read import NumberMatchReadError, read_board
+from tests.conftest import SHARED
+
+SCREENSHOTS = SHARED / "numbermatch" / "screenshots"
+
+
+def screenshot_files(photos: bool = False) -> list[Path]:
+    """Every screenshot (or every photo of a phone's screen) with a truth file beside it."""
+    if not SCREENSHOTS.is_dir():
+        return []
+    found = []
+    for truth in sorted(SCREENSHOTS.glob("*.truth.txt")):
+        image = truth.with_name(truth.name.removesuffix(".truth.txt") + ".jpg")
+        if image.exists() and ("photo" in _manifest(image.name, 6)) == photos:
+            found.append(image)
+    return found
+
+
+def _manifest(name: str, column: int) -> str:
+    """A column of the manifest's row for a file (6: photo or screenshot, 11: notes)."""
+    for line in (SCREENSHOTS / "MANIFEST.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) > column and cells[1] == name:
+            return cells[column]
+    return ""
+
+
+def badge_in_manifest(name: str) -> int | None:
+    """The "+" badge the manifest notes for a file ("+ badge 5", "+ counter 4"), if it notes one."""
+    found = re.search(r"\+ (?:badge|counter) (\d)", _manifest(name, 11) + " " + _manifest(name, 9))
+    return int(found.group(1)) if found else None
+
+
+@pytest.fixture(scope="module")
+def shots() -> list[Path]:
+    """The screenshots, or skip when ../shared/numbermatch is absent."""
+    files = screenshot_files()
+    if not files:
+        pytest.skip("../shared/numbermatch/screenshots is not present")
+    return files
+
+
+def test_every_screenshot_reads_exactly(shots: list[Path]) -> None:
+    """Each screenshot's board is its truth file, row for row, and its "+" badge reads as noted."""
+    wrong = []
+    for image in shots:
+        truth = image.with_name(image.stem + ".truth.txt").read_text().split()
+        reading = read_board(cv2.imread(str(image)), image.name)
+        if list(reading.rows) != truth:
+            wrong.append((image.name, reading.rows, truth))
+        assert reading.adds_left == badge_in_manifest(image.name), image.name
+        assert not reading.rectified
+    assert not wrong
+
+
+def test_photos_of_a_phone_read_exactly_straightened() -> None:
+    """The photos (perspective, glare, moiré) read as their truth files once straightened; a badge
+    that reads agrees with the manifest's note (a dim photo's may not read: then None, never wrong)."""
+    photos = screenshot_files(photos=True)
+    if not photos:
+        pytest.skip("../shared/numbermatch/screenshots has no photos")
+    wrong = []
+    for image in photos:
+        truth = image.with_name(image.stem + ".truth.txt").read_text().split()
+        reading = read_board(cv2.imread(str(image)), image.name)
+        if list(reading.rows) != truth:
+            wrong.append((image.name, reading.rows, truth))
+        noted = badge_in_manifest(image.name)
+        assert reading.adds_left is None or noted is None or reading.adds_left == noted, image.name
+    assert not wrong
+
+
+def test_blue_digits_are_told_apart(shots: list[Path]) -> None:
+    """The live digits added by "+" (drawn in blue) read as blue, the first rows' black ones do not."""
+    for image in shots:
+        reading = read_board(cv2.imread(str(image)), image.name)
+        assert not any(reading.blue[0]), image.name
+        if len(reading.rows) >= 5:  # the relay's boards: rows 5 on came from an add
+            assert any(reading.blue[4]), image.name
+
+
+def test_a_blank_image_is_refused_by_name() -> None:
+    """A white page has no grid: the error names the file."""
+    with pytest.raises(NumberMatchReadError, match=r"blank\.png: no grid"):
+        read_board(np.full((800, 400, 3), 255, np.uint8), "blank.png")
+
+
+def test_an_empty_slot_amid_the_numbers_is_refused(shots: list[Path]) -> None:
+    """A live digit painted over with the cell's white reads as an empty slot before the last number."""
+    image = shots[0]
+    frame = cv2.imread(str(image))
+    reading = read_board(frame, image.name)
+    x, y = reading.grid.center(0, 0)
+    half = reading.grid.cell * 0.35
+    cv2.rectangle(frame, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (255, 255, 255), -1)
+    with pytest.raises(NumberMatchReadError, match=r"row 1, column 1 reads as an empty slot"):
+        read_board(frame, image.name)
+
+
+def test_a_mark_that_is_no_digit_is_refused(shots: list[Path]) -> None:
+    """A filled square where a digit was matches no digit's shape: refused, naming the cell."""
+    image = shots[0]
+    frame = cv2.imread(str(image))
+    reading = read_board(frame, image.name)
+    x, y = reading.grid.center(0, 2)
+    half = reading.grid.cell * 0.3
+    cv2.rectangle(frame, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (255, 255, 255), -1)
+    cv2.rectangle(
+        frame, (int(x - half / 2), int(y - half)), (int(x + half / 2), int(y + half)), (0, 0, 0), -1
+    )
+    with pytest.raises(NumberMatchReadError, match=r"row 1, column 3 holds a mark that is no digit"):
+        read_board(frame, image.name)
+
+
+def run_cli(*paths: str) -> tuple[int, list[dict], str]:
+    """`flowbot numbermatch --json` in process: (exit code, records, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run_numbermatch(
+        list(paths), adds=4, as_json=True, best=False, timeout=10.0, out=out, err=err, colors=False
+    )
+    return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
+
+
+def test_the_cli_solves_screenshots_with_the_board_and_badge_as_read(shots: list[Path]) -> None:
+    code, records, _ = run_cli(*(str(image) for image in shots))
+    assert code == 0
+    for image, record in zip(shots, records, strict=True):
+        assert record["board"] == image.with_name(image.stem + ".truth.txt").read_text().split()
+        assert record["adds_left"] == badge_in_manifest(image.name) == record["adds"]
+        assert record["status"] == "won"
+
+
+def test_a_folder_gives_its_images_and_leaves_notes_beside_them_alone(tmp_path: Path) -> None:
+    """A folder of one rendered game frame, a truth file and a README: one board, read from the image."""
+    pygame = pytest.importorskip("pygame")
+    from flowbot.game.numbermatch import NumberMatchView
+    from flowbot.game.render import surface_to_bgr
+    from flowbot.numbermatch.game import NumberMatchGame
+
+    game = NumberMatchGame(random.Random(11))
+    game.add()
+    pygame.font.init()
+    view = NumberMatchView(game, (540, 960))
+    surface = pygame.Surface((540, 960))
+    view.draw(surface)
+    cv2.imwrite(str(tmp_path / "shot.png"), surface_to_bgr(surface))
+    (tmp_path / "shot.truth.txt").write_text("\n".join(game.rows_text()) + "\n")
+    (tmp_path / "README.md").write_text("notes\n")
+    code, [record], _ = run_cli(str(tmp_path))
+    assert code == 0
+    assert record["source"].endswith("shot.png")
+    assert record["board"] == list(game.rows_text()) and record["adds_left"] == 3 and record["adds"] == 3
+
+
+def test_an_unreadable_screenshot_is_an_error_line_naming_it(tmp_path: Path) -> None:
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((900, 500, 3), 255, np.uint8))
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
+    code, records, err = run_cli(str(blank), str(broken))
+    assert code == 2
+    assert [record["status"] for record in records] == ["error", "error"]
+    assert "blank.png: no grid" in records[0]["error"] and "broken.png" in records[1]["error"]
+    assert "blank.png" in err
+
+
+def test_a_board_scrolled_part_way_is_refused_not_solved(tmp_path: Path) -> None:
+    """A screenshot of a long board scrolled down shows only part of it: solving that would be wrong."""
+    pygame = pytest.importorskip("pygame")
+    from flowbot.game.numbermatch import NumberMatchView
+    from flowbot.game.render import surface_to_bgr
+    from flowbot.numbermatch.game import NumberMatchGame
+
+    game = NumberMatchGame(random.Random(12), start=35)
+    for _ in range(3):
+        game.add()
+    pygame.font.init()
+    view = NumberMatchView(game, (540, 700))
+    surface = pygame.Surface((540, 700))
+    # Down a few rows (the end is off screen), and down to the end (the top is off screen; the
+    # straightened reading of it must not pass for a whole board either).
+    for name, offset in (("middle", view.layout.cell * 3), ("end", view.layout.max_offset(game.row_count))):
+        view.offset = offset
+        view.draw(surface)
+        cv2.imwrite(str(tmp_path / f"{name}.png"), surface_to_bgr(surface))
+    code, records, _ = run_cli(str(tmp_path / "middle.png"), str(tmp_path / "end.png"))
+    assert code == 2 and [record["status"] for record in records] == ["error", "error"]
+    assert "middle.png: only part of the board shows" in records[0]["error"]
+    assert "end.png: only part of the board shows" in records[1]["error"]
