@@ -23,6 +23,26 @@ def line_mask(frame: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(level, cv2.MORPH_TOPHAT, kernel) > LINE_LEVEL
 
 
+def edge_mask(frame: np.ndarray) -> np.ndarray:
+    """Bright lines of any direction and any thickness up to a board's outline: a top-hat along rows
+    and one along columns, each keeping lines thinner than its kernel across them. A dot, wider
+    than the kernel both ways, leaves only thin crescents at its rim, inside its cell.
+
+    frame : (H, W, 3) uint8 ndarray, BGR; returns (H, W) bool
+    """
+    level = brightness(frame)
+    height, width = level.shape
+    length = int(np.clip(min(height, width) / 40, 9, 51)) | 1
+    pad = length
+    padded = cv2.copyMakeBorder(level, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    inner = (slice(pad, pad + height), slice(pad, pad + width))
+    across_rows = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
+    across_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
+    level_lines = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_rows)[inner]
+    upright_lines = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_cols)[inner]
+    return cv2.max(level_lines, upright_lines) > LINE_LEVEL
+
+
 def near_lines(mask: np.ndarray, tolerance: int) -> np.ndarray:
     """(H, W) bool: pixels within `tolerance` of a line pixel (a lattice is never fitted exactly)."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * tolerance + 1, 2 * tolerance + 1))

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from flowbot.capture.variants.edges import coverage, line_mask, near_lines
+from flowbot.capture.variants.edges import coverage, edge_mask, near_lines
 from flowbot.errors import CaptureError
 
 Cell = tuple[int, int]
 
 # A horizontal edge is a run of line pixels at least this long (pixels) and far flatter than long.
-MIN_EDGE = 14
+MIN_EDGE = 8
 FLAT_RATIO = 0.2
 # An edge counts as drawn when line pixels lie near this share of points along its middle.
 EDGE_COVERAGE = 0.7
@@ -81,7 +81,7 @@ def find_hex_board(frame: np.ndarray, mask: np.ndarray | None = None) -> HexBoar
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    mask = line_mask(frame) if mask is None else mask
+    mask = edge_mask(frame) if mask is None else mask
     segments = _horizontal_edges(mask)
     if len(segments) < 4:
         raise CaptureError("no hexagon edges found")

@@ -8,7 +8,7 @@ import numpy as np
 from flowbot.capture.board import Board, board_candidates, no_board_message
 from flowbot.capture.colors import Dot, dots_at, find_dots, group_dots, name_groups
 from flowbot.capture.variants.bridges import find_bridges
-from flowbot.capture.variants.edges import line_mask
+from flowbot.capture.variants.edges import edge_mask
 from flowbot.capture.variants.hexes import HexBoard, find_hex_board
 from flowbot.capture.variants.reading import BRIDGE, EMPTY, LABELS, NO_CELL, Cell, VariantReading
 from flowbot.capture.variants.shapes import line_directions, looks_square, unreadable_kind
@@ -31,7 +31,7 @@ def read_variant(frame: np.ndarray) -> VariantReading:
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise CaptureError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
     shares = line_directions(frame)
-    mask = line_mask(frame)
+    mask = edge_mask(frame)
     # Square boards are looked for first, unless the lines say otherwise: the square board's finder
     # tries hard (up to seconds on a large frame) before it gives up on another kind of board.
     square_first = looks_square(shares)

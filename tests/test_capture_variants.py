@@ -1,0 +1,265 @@
+"""Reading Flow's sister games from screenshots: boards drawn here, and the real variant screenshots."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from flowbot.capture.image import decode_image
+from flowbot.capture.variants import VariantReading, read_variant
+from flowbot.errors import CaptureError
+from tests.conftest import SHARED
+from tests.images import jpeg_bytes
+from tests.variant_images import (
+    draw_hexes,
+    draw_square,
+    first_appearance,
+    hex_centre,
+    random_hex_lines,
+    random_square_lines,
+)
+
+VARIANTS = SHARED / "screenshots" / "variants"
+
+
+def _frame(name: str) -> np.ndarray:
+    """A real variant screenshot, or skip when the shared folder is absent."""
+    path = VARIANTS / name
+    if not path.exists():
+        pytest.skip("../shared/screenshots/variants is not present")
+    return decode_image(path.read_bytes())
+
+
+def _truth(name: str) -> list[str]:
+    """A truth file's board lines (a hex truth's first line describes the layout)."""
+    lines = (VARIANTS / name).read_text().split("\n")
+    return [line for line in lines if line and not line.startswith("hex:")]
+
+
+def _runs(walls) -> list[int]:
+    """Lengths of the straight runs the walls make (edges that continue one another on one line)."""
+    edges = {tuple(sorted(wall)) for wall in walls}
+    seen, lengths = set(), []
+    for edge in sorted(edges):
+        if edge in seen:
+            continue
+        (row, col), (row2, col2) = edge
+        step = (1, 0) if row == row2 else (0, 1)  # a vertical edge runs down the rows, a level one across
+        length = 0
+        while edge in edges:
+            seen.add(edge)
+            length += 1
+            (row, col), (row2, col2) = edge
+            edge = ((row + step[0], col + step[1]), (row2 + step[0], col2 + step[1]))
+        lengths.append(length)
+    return lengths
+
+
+# --- drawn boards --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_hex_boards_are_read_in_odd_q(seed):
+    rng = random.Random(seed)
+    rows, cols = rng.randint(4, 8), rng.randint(4, 9)
+    lines = random_hex_lines(rng, rows, cols, rng.randint(3, 6))
+    side = rng.randint(24, 48)
+    frame = draw_hexes(lines, side=side)
+    reading = read_variant(frame)
+    assert reading.kind == "hexes"
+    # Rows count from the board's first: an all-'#' first row is not part of it (columns all keep cells).
+    assert reading.lines == tuple(first_appearance(_trim(lines)))
+    assert reading.walls == frozenset() and reading.warps == frozenset()
+    assert reading.cell_size == pytest.approx(np.sqrt(3) * side, rel=0.03)
+    top = next(r for r, line in enumerate(lines) if line.strip("#"))
+    for (row, col), (x, y) in reading.centres.items():
+        want = hex_centre(row + top, col, side, (30, 140))
+        assert np.hypot(x - want[0], y - want[1]) <= 0.1 * side
+
+
+def _trim(lines: list[str]) -> list[str]:
+    """Drop leading and trailing rows with no cell (columns are kept: their parity matters)."""
+    rows = [r for r, line in enumerate(lines) if line.strip("#")]
+    return lines[rows[0] : rows[-1] + 1]
+
+
+def test_hex_board_survives_jpeg_and_scaling():
+    lines = ["#A#B#", "C...D", "....E", ".A.D.", ".CBE."]
+    frame = draw_hexes(lines, side=36)
+    again = decode_image(jpeg_bytes(cv2.resize(frame, None, fx=1.3, fy=1.3), quality=60))
+    assert read_variant(again).lines == tuple(lines)
+
+
+def test_bridges_are_read_on_a_drawn_board():
+    rng = random.Random(7)
+    for _ in range(3):
+        lines = random_square_lines(
+            rng, rng.randint(5, 8), rng.randint(5, 8), rng.randint(3, 5), rng.randint(1, 3)
+        )
+        reading = read_variant(draw_square(lines, cell=rng.randint(40, 70)))
+        assert reading.kind == "bridges"
+        assert reading.lines == tuple(first_appearance(lines))
+
+
+def test_no_bridge_without_the_symbol():
+    lines = ["A...B", ".....", "..C..", ".....", "A.C.B"]
+    reading = read_variant(draw_square(lines))
+    assert reading.kind == "square" and "+" not in "".join(reading.lines)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_drawn_walls_are_found_exactly(seed):
+    rng = random.Random(seed)
+    rows, cols = rng.randint(5, 10), rng.randint(5, 10)
+    lines = random_square_lines(rng, rows, cols, rng.randint(3, 6))
+    pairs = [((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(cols)]
+    walls = frozenset(frozenset(pair) for pair in rng.sample(pairs, rng.randint(1, len(pairs) // 4)))
+    reading = read_variant(draw_square(lines, walls=walls, cell=rng.randint(36, 64)))
+    assert reading.lines == tuple(first_appearance(lines))
+    assert reading.walls == walls
+
+
+def test_a_board_without_walls_has_none():
+    lines = random_square_lines(random.Random(3), 7, 7, 5)
+    assert read_variant(draw_square(lines)).walls == frozenset()
+
+
+@pytest.mark.parametrize(
+    "warps",
+    [
+        frozenset({("row", 2)}),
+        frozenset({("col", 0), ("col", 4)}),
+        frozenset({("row", 0), ("row", 5), ("col", 3)}),
+    ],
+)
+def test_warps_are_openings_at_both_ends(warps):
+    lines = ["A.....", "..B...", "......", "C..A..", "...B..", "C....."]
+    reading = read_variant(draw_square(lines, warps=warps, cell=50))
+    assert reading.kind == "warps"
+    assert reading.warps == warps
+    # The cells at the openings are cells: a dot there is read (A at row 0, col 0; C at row 5).
+    assert reading.lines == tuple(lines)
+
+
+def test_an_opening_at_one_end_only_is_no_warp():
+    lines = ["A....", "..B..", ".....", "..B..", "A...."]
+    frame = draw_square(lines, cell=50)
+    # Open the outline at the left end of row 2 only: that cell is a notch, not a warp.
+    frame[120 + 2 * 50 + 3 : 120 + 3 * 50 - 3, 36:45] = 0
+    reading = read_variant(frame)
+    assert reading.warps == frozenset()
+    assert reading.kind == "square"
+
+
+def test_not_a_frame_is_refused():
+    with pytest.raises(CaptureError, match="expected an"):
+        read_variant(np.zeros((100, 100), dtype=np.uint8))
+    with pytest.raises(CaptureError):
+        read_variant(np.random.default_rng(1).integers(0, 256, (400, 300, 3), dtype=np.uint8))
+
+
+def test_reading_is_plain_frozen_data():
+    reading = read_variant(draw_hexes(["#A#", "B.A", ".B."], side=40))
+    assert isinstance(reading, VariantReading)
+    with pytest.raises(AttributeError):
+        reading.kind = "square"  # type: ignore[misc]
+    assert set(reading.centres) == {
+        (r, c) for r, line in enumerate(reading.lines) for c, ch in enumerate(line) if ch != "#"
+    }
+
+
+# --- real screenshots ----------------------------------------------------------------------------
+
+HEXES = [
+    "ludovicb1239__FlowShapesSolver__1.PNG",
+    "ludovicb1239__FlowShapesSolver__4.jpg",
+    "samgoldman__FlowSolver__Classic5x5_1_annotated-28a92bc.jpg",
+]
+
+
+@pytest.mark.parametrize("name", HEXES)
+def test_real_hexes_are_read_exactly(name):
+    reading = read_variant(_frame(name))
+    assert reading.kind == "hexes"
+    assert list(reading.lines) == _truth(name.rsplit(".", 1)[0] + ".truth.txt")
+    assert len(reading.centres) == sum(len(line) - line.count("#") for line in reading.lines)
+
+
+def test_real_bridges_board_is_read_exactly():
+    name = "saltthehash__FlowSolver__bridges_example.png"
+    reading = read_variant(_frame(name))
+    assert reading.kind == "bridges"
+    assert list(reading.lines) == _truth("saltthehash__FlowSolver__bridges_example.truth.txt")
+
+
+# Walls seen on the real boards, counted on an overlay of the walls found drawn over the screenshot:
+# both draw open rectangles inside one another, in 12 straight runs of wall. original6 (9x9): 40
+# wall edges, runs of 5, 5, 5, 5, 4, 4, 4, 4 cells and four stubs of 1; original7 (13x13): 72,
+# runs of 10, 10, 10, 10, 5, 5, 5, 5, 3, 3, 3, 3.
+WALLS = {
+    "original6": [1, 1, 1, 1, 4, 4, 4, 4, 5, 5, 5, 5],
+    "original7": [3, 3, 3, 3, 5, 5, 5, 5, 10, 10, 10, 10],
+}
+
+
+@pytest.mark.parametrize("stem", sorted(WALLS))
+def test_real_walls_are_found_on_grid_edges(stem):
+    name = f"ludovicb1239__FlowShapesSolver__{stem}"
+    reading = read_variant(_frame(name + ".png"))
+    assert reading.kind == "square"
+    assert list(reading.lines) == _truth(name + ".truth.txt")
+    runs = WALLS[stem]
+    assert len(reading.walls) == sum(runs)
+    for wall in reading.walls:
+        first, second = sorted(wall)
+        # Every wall lies on a grid edge between two neighbouring cells of the board.
+        assert abs(first[0] - second[0]) + abs(first[1] - second[1]) == 1
+        assert all(0 <= row < reading.rows and 0 <= col < reading.cols for row, col in wall)
+    # The walls make the straight runs seen, not scattered edges (a dot's rim or a glow would).
+    assert sorted(_runs(reading.walls)) == runs
+
+
+SHAPES = {
+    "ludovicb1239__FlowShapesSolver__11.jpg": "rings",
+    "ludovicb1239__FlowShapesSolver__7.jpg": "cube",
+    "ludovicb1239__FlowShapesSolver__8.jpg": "cube",
+    "ludovicb1239__FlowShapesSolver__9.jpg": "cube",
+    "ludovicb1239__FlowShapesSolver__original3.png": "cube",
+    "ludovicb1239__FlowShapesSolver__original4.png": "cube",
+    "ludovicb1239__FlowShapesSolver__original5.png": "cube",
+    "ludovicb1239__FlowShapesSolver__original8.png": "mixed with hexagons",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_shapes_boards_are_refused_by_name(name):
+    with pytest.raises(CaptureError, match=f"Shapes board.*{SHAPES[name]}.*cannot read it yet"):
+        read_variant(_frame(name))
+
+
+def _classic() -> list[tuple[Path, Path]]:
+    """The classic screenshots with a truth board beside them."""
+    folder = SHARED / "screenshots"
+    if not folder.is_dir():
+        return []
+    pairs = []
+    for truth in sorted(folder.glob("*.truth.txt")):
+        stem = truth.name.removesuffix(".truth.txt")
+        image = next(path for path in folder.glob(stem + ".*") if not path.name.endswith(".txt"))
+        pairs.append((image, truth))
+    return pairs
+
+
+CLASSIC = _classic()
+
+
+@pytest.mark.parametrize(("image", "truth"), CLASSIC, ids=[image.name for image, _ in CLASSIC])
+def test_classic_screenshots_read_as_plain_square_boards(image, truth):
+    reading = read_variant(decode_image(image.read_bytes()))
+    assert (reading.kind, reading.walls, reading.warps) == ("square", frozenset(), frozenset())
+    assert list(reading.lines) == truth.read_text().split()
