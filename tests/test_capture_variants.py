@@ -146,6 +146,35 @@ def test_warps_are_openings_at_both_ends(warps):
     assert reading.lines == tuple(lines)
 
 
+@pytest.mark.parametrize("gap", [0.5, 0.8])
+def test_a_narrower_opening_is_a_warp_too(gap):
+    lines = ["A....", "..B..", ".....", "..B..", "A...."]
+    warps = frozenset({("row", 4), ("col", 2)})
+    reading = read_variant(draw_square(lines, warps=warps, cell=56, gap=gap))
+    assert (reading.warps, reading.lines) == (warps, tuple(lines))
+
+
+def test_warps_with_walls_and_bridges_together():
+    lines = ["A.....", "......", "..+...", "...B..", "B.....", "A....."]
+    walls = frozenset({frozenset({(1, 1), (1, 2)}), frozenset({(3, 4), (4, 4)})})
+    warps = frozenset({("row", 5), ("col", 3)})
+    reading = read_variant(draw_square(lines, walls=walls, warps=warps, cell=52))
+    assert (reading.kind, reading.warps, reading.walls, reading.lines) == (
+        "warps",
+        warps,
+        walls,
+        tuple(lines),
+    )
+
+
+def test_a_corner_open_both_ways_is_a_cut_corner_not_two_warps():
+    # A board with its corners cut looks, line for line, like one whose corner rows and columns all
+    # warp with the corner cells open two ways: the corner is taken as cut (a known limit).
+    lines = ["#A..#", "..B..", ".....", "..B..", "#A..#"]
+    reading = read_variant(draw_square(lines, cell=50))
+    assert (reading.warps, reading.lines) == (frozenset(), tuple(lines))
+
+
 def test_an_opening_at_one_end_only_is_no_warp():
     lines = ["A....", "..B..", ".....", "..B..", "A...."]
     frame = draw_square(lines, cell=50)
@@ -222,6 +251,25 @@ def test_real_walls_are_found_on_grid_edges(stem):
         assert all(0 <= row < reading.rows and 0 <= col < reading.cols for row, col in wall)
     # The walls make the straight runs seen, not scattered edges (a dot's rim or a glow would).
     assert sorted(_runs(reading.walls)) == runs
+
+
+def _other_sizes(frame: np.ndarray):
+    """The same screenshot as other devices and apps would give it: recompressed, larger, smaller."""
+    yield "jpeg-50", decode_image(jpeg_bytes(frame, quality=50))
+    yield "scaled-1.5", cv2.resize(frame, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    yield "scaled-0.75", cv2.resize(frame, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [*HEXES, "saltthehash__FlowSolver__bridges_example.png", "ludovicb1239__FlowShapesSolver__original7.png"],
+)
+def test_real_variants_read_alike_at_other_sizes_and_qualities(name):
+    frame = _frame(name)
+    first = read_variant(frame)
+    for how, other in _other_sizes(frame):
+        again = read_variant(other)
+        assert (again.kind, again.lines, again.walls) == (first.kind, first.lines, first.walls), how
 
 
 SHAPES = {

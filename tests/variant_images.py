@@ -76,9 +76,11 @@ def draw_square(
     warps: frozenset = frozenset(),
     cell: int = 48,
     margin: tuple[int, int] = (40, 120),
+    gap: float = 1.0,
 ) -> np.ndarray:
     """An (H, W, 3) BGR picture of a square board: '#' no cell, '+' a bridge, thick bright walls
-    between the given pairs of cells, and no outline where a row or column warps."""
+    between the given pairs of cells, and an opening in the outline (the middle `gap` of the
+    cell's edge) at both ends of a row or column that warps."""
     rows, cols = len(lines), len(lines[0])
     left, top = margin
     frame = np.zeros((top * 2 + cell * rows, left * 2 + cell * cols, 3), dtype=np.uint8)
@@ -101,6 +103,7 @@ def draw_square(
         }
         for name, (start, end, beyond) in sides.items():
             if ((row, col), name) in openings:
+                _open_line(frame, start, end, gap, OUTLINE, max(2, cell // 20))
                 continue
             if beyond in cells:
                 wall = frozenset({(row, col), beyond}) in walls
@@ -113,6 +116,17 @@ def draw_square(
     centres = {(r, c): (left + c * cell + cell / 2, top + r * cell + cell / 2) for r, c in cells}
     _dots(frame, lines, centres, 0.35 * cell, "current")
     return frame
+
+
+def _open_line(frame, start, end, gap, colour, width) -> None:
+    """A line with its middle `gap` (share of its length) left out."""
+    start, end = np.array(start, dtype=float), np.array(end, dtype=float)
+    for low, high in ((0.0, (1 - gap) / 2), ((1 + gap) / 2, 1.0)):
+        if high > low:
+            first, second = start + low * (end - start), start + high * (end - start)
+            cv2.line(
+                frame, tuple(np.rint(first).astype(int)), tuple(np.rint(second).astype(int)), colour, width
+            )
 
 
 def _bridge(frame: np.ndarray, x0: int, y0: int, cell: int) -> None:
