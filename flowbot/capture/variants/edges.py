@@ -23,16 +23,17 @@ def line_mask(frame: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(level, cv2.MORPH_TOPHAT, kernel) > LINE_LEVEL
 
 
-def edge_mask(frame: np.ndarray) -> np.ndarray:
+def edge_mask(frame: np.ndarray, length: int | None = None) -> np.ndarray:
     """Bright lines of any direction and any thickness up to a board's outline: a top-hat along rows
     and one along columns, each keeping lines thinner than its kernel across them. A dot, wider
     than the kernel both ways, leaves only thin crescents at its rim, inside its cell.
 
     frame : (H, W, 3) uint8 ndarray, BGR; returns (H, W) bool
+    length : the kernel, pixels; by default from the frame's size (give it for a crop of a frame)
     """
     level = brightness(frame)
     height, width = level.shape
-    length = int(np.clip(min(height, width) / 40, 9, 51)) | 1
+    length = length or edge_kernel(height, width)
     pad = length
     padded = cv2.copyMakeBorder(level, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     inner = (slice(pad, pad + height), slice(pad, pad + width))
@@ -41,6 +42,11 @@ def edge_mask(frame: np.ndarray) -> np.ndarray:
     level_lines = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_rows)[inner]
     upright_lines = cv2.morphologyEx(padded, cv2.MORPH_TOPHAT, across_cols)[inner]
     return cv2.max(level_lines, upright_lines) > LINE_LEVEL
+
+
+def edge_kernel(height: int, width: int) -> int:
+    """The top-hat length for `edge_mask` on a frame of this size: past an outline, short of a dot."""
+    return int(np.clip(min(height, width) / 40, 9, 51)) | 1
 
 
 def near_lines(mask: np.ndarray, tolerance: int) -> np.ndarray:

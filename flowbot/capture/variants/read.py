@@ -8,13 +8,14 @@ import numpy as np
 from flowbot.capture.board import Board, board_candidates, no_board_message
 from flowbot.capture.colors import Dot, dots_at, find_dots, group_dots, name_groups
 from flowbot.capture.variants.bridges import find_bridges
-from flowbot.capture.variants.edges import edge_mask
+from flowbot.capture.variants.edges import edge_kernel, edge_mask
 from flowbot.capture.variants.hexes import HexBoard, find_hex_board
 from flowbot.capture.variants.reading import BRIDGE, EMPTY, LABELS, NO_CELL, Cell, VariantReading
 from flowbot.capture.variants.shapes import line_directions, looks_square, unreadable_kind
 from flowbot.capture.variants.walls import find_walls
 from flowbot.capture.variants.warps import find_warps
 from flowbot.errors import CaptureError
+from flowbot.model import Geometry
 
 # A hexagon's dot is 0.64 of its height across; dot sampling is tuned for dots 0.7 of a square cell.
 HEX_DOT_CELL = 0.64 / 0.7
@@ -31,17 +32,16 @@ def read_variant(frame: np.ndarray) -> VariantReading:
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise CaptureError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
     shares = line_directions(frame)
-    mask = edge_mask(frame)
     # Square boards are looked for first, unless the lines say otherwise: the square board's finder
     # tries hard (up to seconds on a large frame) before it gives up on another kind of board.
     square_first = looks_square(shares)
     if square_first:
         try:
-            return _read_square(frame, mask)
+            return _read_square(frame)
         except CaptureError as error:
             square_error = error
     try:
-        hexes = find_hex_board(frame, mask)
+        hexes = find_hex_board(frame)
     except CaptureError:
         hexes = None
     if hexes is not None:
@@ -51,35 +51,51 @@ def read_variant(frame: np.ndarray) -> VariantReading:
         raise CaptureError(f"this is a {kind}: flowbot cannot read it yet")
     if square_first:
         raise square_error
-    return _read_square(frame, mask)
+    return _read_square(frame)
 
 
-def _read_square(frame: np.ndarray, mask: np.ndarray) -> VariantReading:
+def _read_square(frame: np.ndarray) -> VariantReading:
     """A square board (with bridges, walls, warps); CaptureError as the classic reader gives it."""
     failures: list[str] = []
     misread: CaptureError | None = None
     for board in board_candidates(frame, failures):
-        warps, opened = find_warps(mask, board.geometry, board.holes)
+        crop, (left, top) = _around(frame, board.geometry)
+        kernel = edge_kernel(*frame.shape[:2])
+        warps, opened = find_warps(edge_mask(crop, kernel), board.geometry.shifted(-left, -top), board.holes)
         board = Board(board.geometry, board.holes - opened)
         try:
             groups = group_dots(find_dots(frame, board.geometry, board.holes))
         except CaptureError as error:
             misread = misread or error
             continue
-        return _square_reading(frame, board, groups, warps)
+        return _square_reading(crop, board.geometry.shifted(-left, -top), board, groups, warps)
     raise misread or CaptureError(no_board_message(failures))
 
 
+def _around(frame: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, tuple[int, int]]:
+    """The part of the frame a cell around the board, and where its top-left corner lies (x, y)."""
+    size = geometry.cell_size
+    height, width = frame.shape[:2]
+    left, top = max(0, int(geometry.xs[0] - size)), max(0, int(geometry.ys[0] - size))
+    right, bottom = min(width, int(geometry.xs[-1] + size) + 1), min(height, int(geometry.ys[-1] + size) + 1)
+    return frame[top:bottom, left:right], (left, top)
+
+
 def _square_reading(
-    frame: np.ndarray, board: Board, groups: list[list[Dot]], warps: frozenset[tuple[str, int]]
+    crop: np.ndarray,
+    local: Geometry,
+    board: Board,
+    groups: list[list[Dot]],
+    warps: frozenset[tuple[str, int]],
 ) -> VariantReading:
-    """The reading of a square board whose dots pair up: its bridges, walls and warps too."""
+    """The reading of a square board whose dots pair up: its bridges, walls and warps too; `crop` is
+    the frame around the board, `local` the board's grid on it."""
     geometry = board.geometry
     every = [(row, col) for row in range(geometry.rows) for col in range(geometry.cols)]
     cells = frozenset(cell for cell in every if cell not in board.holes)
     dotted = {dot.cell for group in groups for dot in group}
-    bridges = find_bridges(frame, geometry, sorted(cells - dotted))
-    walls = find_walls(frame, geometry, cells)
+    bridges = find_bridges(crop, local, sorted(cells - dotted))
+    walls = find_walls(crop, local, cells)
     marks = {cell: BRIDGE for cell in bridges} | {cell: NO_CELL for cell in board.holes}
     lines = _lines(geometry.rows, geometry.cols, cells, groups, marks)
     kind = "warps" if warps else "bridges" if bridges else "square"
