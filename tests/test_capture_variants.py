@@ -94,6 +94,16 @@ def test_hex_board_survives_jpeg_and_scaling():
     assert read_variant(again).lines == tuple(lines)
 
 
+@pytest.mark.parametrize("side", [28, 44])
+@pytest.mark.parametrize("hole", [(2, 2), (2, 3), (3, 2)])
+def test_a_missing_cell_inside_a_hex_board_is_no_cell(side, hole):
+    # All six sides of a missing cell are the board's outline, drawn thicker than the lines between cells.
+    grid = [list(line) for line in ["#A#B#", "C...D", ".....", ".A.D.", ".CBE.", "..E.."]]
+    grid[hole[0]][hole[1]] = "#"
+    lines = ["".join(line) for line in grid]
+    assert read_variant(draw_hexes(lines, side=side)).lines == tuple(lines)
+
+
 def test_bridges_are_read_on_a_drawn_board():
     rng = random.Random(7)
     for _ in range(3):
@@ -103,6 +113,12 @@ def test_bridges_are_read_on_a_drawn_board():
         reading = read_variant(draw_square(lines, cell=rng.randint(40, 70)))
         assert reading.kind == "bridges"
         assert reading.lines == tuple(first_appearance(lines))
+
+
+def test_bridges_side_by_side():
+    lines = ["A.....", "..++..", "..++B.", "......", "A...B."]
+    reading = read_variant(draw_square(lines, cell=36))
+    assert (reading.kind, reading.lines) == ("bridges", tuple(lines))
 
 
 def test_no_bridge_without_the_symbol():
@@ -193,7 +209,7 @@ def test_not_a_frame_is_refused():
 
 
 def test_reading_is_plain_frozen_data():
-    reading = read_variant(draw_hexes(["#A#", "B.A", ".B."], side=40))
+    reading = read_variant(draw_hexes(["#A#B#", "C...D", "....E", ".A.D.", ".CBE."], side=40))
     assert isinstance(reading, VariantReading)
     with pytest.raises(AttributeError):
         reading.kind = "square"  # type: ignore[misc]

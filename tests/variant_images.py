@@ -39,14 +39,16 @@ def draw_hexes(
     outline = []
     for x, y in centres.values():
         corners = _hex_corners(x, y, side)
-        cv2.polylines(frame, [np.rint(corners).astype(np.int32)], True, LINE, 2, cv2.LINE_AA)
+        cv2.polylines(frame, [np.rint(corners).astype(np.int32)], True, LINE, 1, cv2.LINE_AA)
         for first, second in zip(corners, np.roll(corners, -1, axis=0), strict=True):
             middle = (first + second) / 2
             beyond = (round(2 * middle[0] - x), round(2 * middle[1] - y))
             if not any(abs(beyond[0] - px) <= 2 and abs(beyond[1] - py) <= 2 for px, py in places):
                 outline.append((first, second))
+    # The outline is about three times as thick as the lines between cells, as on the real boards.
     for first, second in outline:
-        cv2.line(frame, tuple(np.rint(first).astype(int)), tuple(np.rint(second).astype(int)), OUTLINE, 6)
+        start, end = tuple(np.rint(first).astype(int)), tuple(np.rint(second).astype(int))
+        cv2.line(frame, start, end, OUTLINE, max(3, side // 7))
     _dots(frame, lines, centres, 0.32 * height, palette)
     return frame
 

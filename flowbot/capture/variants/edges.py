@@ -46,7 +46,7 @@ def edge_mask(frame: np.ndarray, length: int | None = None) -> np.ndarray:
 
 def edge_kernel(height: int, width: int) -> int:
     """The top-hat length for `edge_mask` on a frame of this size: past an outline, short of a dot."""
-    return int(np.clip(min(height, width) / 40, 9, 51)) | 1
+    return int(np.clip(min(height, width) / 32, 11, 51)) | 1
 
 
 def near_lines(mask: np.ndarray, tolerance: int) -> np.ndarray:

@@ -22,6 +22,17 @@ EDGE_COVERAGE = 0.7
 EDGE_POINTS = np.linspace(0.15, 0.85, 11)
 # Fewer cells than this is no board (a 5x5 Hexes level has 22).
 MIN_CELLS = 7
+# Inside a hexagon (its middle, and 0.4 of a half cell around it) at most this share is line pixels.
+INSIDE = 0.4
+MAX_INSIDE = 0.2
+# The lattice neighbour across each edge of a hexagon, edges in the order of HexLattice.vertices.
+NEIGHBOURS = ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1))
+# Missing cells inside are told only where the outline is this many times (and 2 px) thicker than
+# the lines between cells (real boards: 3 times); thickness is measured across an edge at these
+# points along it, reaching this share of a half cell either side.
+OUTLINE_RATIO = 1.4
+THICK_POINTS = np.array([0.35, 0.5, 0.65])
+THICK_REACH = 0.3
 # Widths of horizontal edges within this share of each other are taken as one board's edges.
 SAME_WIDTH = 0.15
 
@@ -98,7 +109,10 @@ def find_hex_board(frame: np.ndarray, mask: np.ndarray | None = None) -> HexBoar
     if best is None or best[0] < MIN_CELLS:
         raise CaptureError("no board of hexagons: too few hexagons with all six edges drawn")
     _, lattice, cells = best
-    return _odd_q(lattice, cells)
+    if _cluttered(mask, lattice, cells):
+        raise CaptureError("no board of hexagons: line pixels fill the hexagons, not only their edges")
+    holes = _enclosed_holes(mask, lattice, cells)
+    return _odd_q(lattice, [cell for cell in cells if cell not in holes])
 
 
 def _horizontal_edges(mask: np.ndarray) -> np.ndarray:
@@ -169,6 +183,52 @@ def _drawn_cells(mask: np.ndarray, lattice: HexLattice) -> list[tuple[int, int]]
     ends = np.roll(corners.reshape(-1, 6, 2), -1, axis=1).reshape(-1, 2)
     drawn = (coverage(near, corners, ends, EDGE_POINTS) >= EDGE_COVERAGE).reshape(-1, 6).all(axis=1)
     return [place for place, whole in zip(places, drawn, strict=True) if whole]
+
+
+def _cluttered(mask: np.ndarray, lattice: HexLattice, cells: list[tuple[int, int]]) -> bool:
+    """Whether the hexagons' insides are line pixels as much as their edges (noise, text, a photo):
+    a board's cells are clear inside, a dot being too wide for a line."""
+    angles = np.radians(np.arange(0, 360, 60))
+    ring = INSIDE * lattice.half * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    offsets = np.vstack([[0.0, 0.0], ring])
+    centres = np.array([lattice.centre(k, m) for k, m in cells])
+    points = np.rint(centres[:, None, :] + offsets[None, :, :]).astype(int)
+    height, width = mask.shape
+    xs, ys = np.clip(points[..., 0], 0, width - 1), np.clip(points[..., 1], 0, height - 1)
+    return float(mask[ys, xs].mean()) > MAX_INSIDE
+
+
+def _enclosed_holes(mask: np.ndarray, lattice: HexLattice, cells: list[tuple[int, int]]) -> set:
+    """Positions inside the board that are no cells: all six neighbours are cells, and each of its
+    edges is the board's outline, drawn much thicker than the lines between cells. (A missing cell
+    at the rim, or two side by side, show an edge not drawn and are never taken for cells.)"""
+    corners = np.array([lattice.vertices(k, m) for k, m in cells])  # (cells, 6, 2)
+    ends = np.roll(corners, -1, axis=1)
+    along = ends - corners
+    normal = np.stack([-along[..., 1], along[..., 0]], axis=-1) / np.linalg.norm(along, axis=-1)[..., None]
+    reach = max(3, round(THICK_REACH * lattice.half))
+    offsets = np.arange(-reach, reach + 1)
+    # (cells, 6, points along, offsets across): how many line pixels cross the edge there.
+    points = corners[:, :, None, :] + THICK_POINTS[None, None, :, None] * along[:, :, None, :]
+    samples = points[..., None, :] + offsets[:, None] * normal[:, :, None, None, :]
+    height, width = mask.shape
+    xs = np.clip(np.rint(samples[..., 0]).astype(int), 0, width - 1)
+    ys = np.clip(np.rint(samples[..., 1]).astype(int), 0, height - 1)
+    thickness = np.median(mask[ys, xs].sum(axis=-1), axis=-1)  # (cells, 6)
+    present = set(cells)
+    shared = np.array([[(k + dk, m + dm) in present for dk, dm in NEIGHBOURS] for k, m in cells])
+    if shared.all() or not shared.any():
+        return set()
+    inner, outline = float(np.median(thickness[shared])), float(np.median(thickness[~shared]))
+    if outline < max(OUTLINE_RATIO * inner, inner + 2):
+        return set()  # the outline is drawn no thicker: a missing cell inside cannot be told
+    middle = (inner + outline) / 2
+    enclosed = shared.all(axis=1)
+    return {
+        cell
+        for cell, whole, edges in zip(cells, enclosed, thickness, strict=True)
+        if whole and (edges >= middle).all()
+    }
 
 
 def _odd_q(lattice: HexLattice, cells: list[tuple[int, int]]) -> HexBoard:

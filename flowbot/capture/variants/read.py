@@ -91,12 +91,15 @@ def _square_reading(
     """The reading of a square board whose dots pair up: its bridges, walls and warps too; `crop` is
     the frame around the board, `local` the board's grid on it."""
     geometry = board.geometry
-    every = [(row, col) for row in range(geometry.rows) for col in range(geometry.cols)]
-    cells = frozenset(cell for cell in every if cell not in board.holes)
+    every = frozenset((row, col) for row in range(geometry.rows) for col in range(geometry.cols))
     dotted = {dot.cell for group in groups for dot in group}
-    bridges = find_bridges(crop, local, sorted(cells - dotted))
+    # The board finder may take bridges side by side for holes: the strokes crossing the edge
+    # between them look like clutter on both of its sides.
+    bridges = find_bridges(crop, local, sorted(every - dotted))
+    holes = board.holes - bridges
+    cells = every - holes
     walls = find_walls(crop, local, cells)
-    marks = {cell: BRIDGE for cell in bridges} | {cell: NO_CELL for cell in board.holes}
+    marks = {cell: BRIDGE for cell in bridges} | {cell: NO_CELL for cell in holes}
     lines = _lines(geometry.rows, geometry.cols, cells, groups, marks)
     kind = "warps" if warps else "bridges" if bridges else "square"
     centres = {cell: geometry.center(cell) for cell in sorted(cells)}
