@@ -11,6 +11,7 @@ import pytest
 
 from flowbot.capture.image import decode_image
 from flowbot.capture.variants import VariantReading, read_variant
+from flowbot.capture.variants.overlay import draw_reading
 from flowbot.errors import CaptureError
 from tests.conftest import SHARED
 from tests.images import jpeg_bytes
@@ -216,6 +217,17 @@ def test_reading_is_plain_frozen_data():
     assert set(reading.centres) == {
         (r, c) for r, line in enumerate(reading.lines) for c, ch in enumerate(line) if ch != "#"
     }
+
+
+def test_the_overlay_draws_walls_where_they_were_read():
+    lines = ["A....", ".....", "..B..", ".....", "A...B"]
+    walls = frozenset({frozenset({(1, 1), (1, 2)})})
+    frame = draw_square(lines, walls=walls, cell=50, margin=(40, 120))
+    picture = draw_reading(frame, read_variant(frame))
+    assert picture.shape == frame.shape
+    blue, green, red = (int(v) for v in picture[120 + 75, 40 + 100])  # the wall's middle
+    assert (blue, green, red) == (0, 0, 255)
+    assert tuple(int(v) for v in picture[120 + 75, 40 + 150]) != (0, 0, 255)  # a grid line, no wall
 
 
 # --- real screenshots ----------------------------------------------------------------------------
