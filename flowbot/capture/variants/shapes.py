@@ -12,12 +12,11 @@ from flowbot.capture.variants.edges import line_mask
 SIDE = 480
 # Only the strongest gradients speak (line edges, not JPEG noise): this share of the strongest.
 STRONG = 0.2
-# Shares of line directions (in 15-degree bins, 0 = horizontal) that mark each kind. Measured:
-# square boards 0/90 >= 0.5 with every slant <= 0.07; hexes 60+120 >= 0.2; cubes 30+150 >= 0.48;
-# a ring board 45+135 = 0.3 (square boards <= 0.12); squares mixed with half-hexagons 90 = 0.24
-# beside 60+120 = 0.24.
-# Square boards: slants (30, 60, 120, 150) under 0.19 of all and diagonals (45, 135) under 0.13;
-# hexagon boards (even with hand-drawn lines over them) and cubes over 0.3 slanted.
+# Shares of line directions (in 15-degree bins, 0 = horizontal) that mark each kind. Measured on
+# the real screenshots: square boards have slants (30+60+120+150) of at most 0.19 and diagonals
+# (45+135) of at most 0.14, hexagon boards slants of 0.3-0.5 (0.3 with hand-drawn lines over
+# them); cubes 30+150 of 0.46-0.69 (others at most 0.19); the ring board 45+135 of 0.27; the
+# board of squares and half-hexagons 90 of 0.21 beside 60+120 of 0.26 (hexes: 90 under 0.15).
 SQUARE_SLANT = 0.25
 SQUARE_DIAGONAL = 0.2
 CUBE = 0.35
@@ -31,9 +30,10 @@ def line_directions(frame: np.ndarray) -> np.ndarray:
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    scale = SIDE / max(frame.shape[:2])
-    if scale < 1:
-        frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    # A whole factor: OpenCV averages k x k blocks much faster than it resamples by any other ratio.
+    factor = -(-max(frame.shape[:2]) // SIDE)
+    if factor > 1:
+        frame = cv2.resize(frame, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
     return directions_of(line_mask(frame), brightness(frame))
 
 
