@@ -339,3 +339,15 @@ def test_classic_screenshots_read_as_plain_square_boards(image, truth):
     reading = read_variant(decode_image(image.read_bytes()))
     assert (reading.kind, reading.walls, reading.warps) == ("square", frozenset(), frozenset())
     assert list(reading.lines) == truth.read_text().split()
+
+
+@pytest.mark.parametrize(("image", "truth"), CLASSIC, ids=[image.name for image, _ in CLASSIC])
+def test_classic_screenshots_at_half_size_show_no_walls(image, truth):
+    # Halving spreads a thin grid line over two pixels at half brightness, or not, by where it fell:
+    # two brightnesses of line that must not pass for walls.
+    frame = decode_image(image.read_bytes())
+    if min(frame.shape[:2]) < 600:
+        pytest.skip("halving a small image leaves no board worth reading")
+    reading = read_variant(cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+    assert (reading.kind, reading.walls, reading.warps) == ("square", frozenset(), frozenset())
+    assert list(reading.lines) == truth.read_text().split()

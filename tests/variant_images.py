@@ -109,7 +109,7 @@ def draw_square(
                 continue
             if beyond in cells:
                 wall = frozenset({(row, col), beyond}) in walls
-                colour, width = (WALL, max(1, cell // 24)) if wall else (LINE, 1)
+                colour, width = (WALL, max(2, cell // 24)) if wall else (LINE, 1)
             else:
                 colour, width = OUTLINE, max(2, cell // 20)
             cv2.line(frame, start, end, colour, width)
