@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import cv2
@@ -298,6 +299,30 @@ def test_real_variants_read_alike_at_other_sizes_and_qualities(name):
     for how, other in _other_sizes(frame):
         again = read_variant(other)
         assert (again.kind, again.lines, again.walls) == (first.kind, first.lines, first.walls), how
+
+
+def _manifest_names() -> dict[str, dict[str, str]]:
+    """The colour names the variants' MANIFEST.md gives for each truth file's letters."""
+    manifest = VARIANTS / "MANIFEST.md"
+    if not manifest.exists():
+        return {}
+    names = {}
+    for line in manifest.read_text().splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) > 11 and cells[11].endswith(".truth.txt"):
+            names[cells[1]] = dict(re.findall(r"([A-P])=([a-z ]+?)(?=[,)])", cells[9]))
+    return names
+
+
+MANIFEST_NAMES = _manifest_names()
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST_NAMES) or ["(no manifest)"])
+def test_colour_names_match_the_manifest(name):
+    if name not in MANIFEST_NAMES:
+        pytest.skip("../shared/screenshots/variants is not present")
+    reading = read_variant(_frame(name))
+    assert dict(zip("ABCDEFGHIJKLMNOP", reading.names, strict=False)) == MANIFEST_NAMES[name]
 
 
 SHAPES = {
