@@ -206,8 +206,21 @@ def test_an_opening_at_one_end_only_is_no_warp():
 def test_not_a_frame_is_refused():
     with pytest.raises(CaptureError, match="expected an"):
         read_variant(np.zeros((100, 100), dtype=np.uint8))
+
+
+@pytest.mark.parametrize(
+    ("name", "frame"),
+    [
+        ("noise", np.random.default_rng(1).integers(0, 256, (400, 300, 3), dtype=np.uint8)),
+        ("black", np.zeros((600, 400, 3), dtype=np.uint8)),
+        ("white", np.full((600, 400, 3), 255, dtype=np.uint8)),
+        ("stripes", np.tile(np.repeat(np.array([0, 255], dtype=np.uint8), 3)[:, None, None], (100, 400, 3))),
+        ("hexagons without dots", draw_hexes(["#.#.#", ".....", ".....", ".....", "....."], side=40)),
+    ],
+)
+def test_not_a_board_is_refused(name, frame):
     with pytest.raises(CaptureError):
-        read_variant(np.random.default_rng(1).integers(0, 256, (400, 300, 3), dtype=np.uint8))
+        read_variant(frame)
 
 
 def test_reading_is_plain_frozen_data():
