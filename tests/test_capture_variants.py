@@ -193,6 +193,17 @@ def test_a_corner_open_both_ways_is_a_cut_corner_not_two_warps():
     assert (reading.warps, reading.lines) == (frozenset(), tuple(lines))
 
 
+def test_a_square_board_beside_slanted_drawings_is_read():
+    # Bright slanted lines above the board outweigh its dim grid in the frame's line directions.
+    lines = ["A.....", "..B...", "......", "...A..", "......", "B....."]
+    frame = draw_square(lines, cell=50, margin=(40, 260))
+    for index in range(4):
+        y = 20 + index * 28
+        cv2.line(frame, (20, y), (220, y + 115), (200, 200, 200), 2, cv2.LINE_AA)
+        cv2.line(frame, (380, y), (180, y + 115), (200, 200, 200), 2, cv2.LINE_AA)
+    assert read_variant(frame).lines == tuple(lines)
+
+
 def test_an_opening_at_one_end_only_is_no_warp():
     lines = ["A....", "..B..", ".....", "..B..", "A...."]
     frame = draw_square(lines, cell=50)

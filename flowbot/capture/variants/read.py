@@ -46,16 +46,22 @@ def read_variant(frame: np.ndarray) -> VariantReading:
         hexes = None
     if hexes is not None:
         return _hex_reading(frame, hexes)  # a board of hexagons is there: its dots' trouble is told
+    if not square_first:
+        # Slanted lines may be the page's (a bright drawing beside the board outweighs a dim grid):
+        # a square board is still taken, if the lines around it run level and upright.
+        try:
+            return _read_square(frame, square_lines=True)
+        except CaptureError as error:
+            square_error = error
     kind = unreadable_kind(shares)
     if kind is not None:
         raise CaptureError(f"this is a {kind}: flowbot cannot read it yet")
-    if square_first:
-        raise square_error
-    return _read_square(frame)
+    raise square_error
 
 
-def _read_square(frame: np.ndarray) -> VariantReading:
-    """A square board (with bridges, walls, warps); CaptureError as the classic reader gives it."""
+def _read_square(frame: np.ndarray, square_lines: bool = False) -> VariantReading:
+    """A square board (with bridges, walls, warps); CaptureError as the classic reader gives it.
+    With `square_lines`, only a board whose surroundings' lines run level and upright."""
     failures: list[str] = []
     misread: CaptureError | None = None
     for board in board_candidates(frame, failures):
@@ -67,6 +73,9 @@ def _read_square(frame: np.ndarray) -> VariantReading:
             groups = group_dots(find_dots(frame, board.geometry, board.holes))
         except CaptureError as error:
             misread = misread or error
+            continue
+        if square_lines and not looks_square(line_directions(crop)):
+            misread = misread or CaptureError("the lines around the board found are not level and upright")
             continue
         return _square_reading(crop, board.geometry.shifted(-left, -top), board, groups, warps)
     raise misread or CaptureError(no_board_message(failures))
