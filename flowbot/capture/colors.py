@@ -76,6 +76,8 @@ def dots_at(
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
+    if not cells:
+        return []
     if bounds is None:
         bounds = (
             centres[:, 0].min() - 1.5 * size,
