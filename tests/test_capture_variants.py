@@ -204,6 +204,17 @@ def test_a_square_board_beside_slanted_drawings_is_read():
     assert read_variant(frame).lines == tuple(lines)
 
 
+def test_the_quick_look_for_warps_spares_boards_without_openings():
+    from flowbot.capture.board import find_board
+    from flowbot.capture.variants.warps import may_warp
+
+    lines = ["A....", "..B..", ".....", "..B..", "A...."]
+    cases = [(frozenset(), False), (frozenset({("row", 1)}), True), (frozenset({("col", 3)}), True)]
+    for warps, expected in cases:
+        frame = draw_square(lines, warps=warps, cell=50)
+        assert may_warp(frame, find_board(frame).geometry) is expected
+
+
 def test_an_opening_at_one_end_only_is_no_warp():
     lines = ["A....", "..B..", ".....", "..B..", "A...."]
     frame = draw_square(lines, cell=50)

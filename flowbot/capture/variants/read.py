@@ -13,7 +13,7 @@ from flowbot.capture.variants.hexes import HexBoard, find_hex_board
 from flowbot.capture.variants.reading import BRIDGE, EMPTY, LABELS, NO_CELL, Cell, VariantReading
 from flowbot.capture.variants.shapes import line_directions, looks_square, unreadable_kind
 from flowbot.capture.variants.walls import find_walls
-from flowbot.capture.variants.warps import find_warps
+from flowbot.capture.variants.warps import find_warps, may_warp
 from flowbot.errors import CaptureError
 from flowbot.model import Geometry
 
@@ -66,8 +66,11 @@ def _read_square(frame: np.ndarray, square_lines: bool = False) -> VariantReadin
     misread: CaptureError | None = None
     for board in board_candidates(frame, failures):
         crop, (left, top) = _around(frame, board.geometry)
-        kernel = edge_kernel(*frame.shape[:2])
-        warps, opened = find_warps(edge_mask(crop, kernel), board.geometry.shifted(-left, -top), board.holes)
+        local = board.geometry.shifted(-left, -top)
+        warps, opened = frozenset(), frozenset()
+        if may_warp(crop, local):
+            kernel = edge_kernel(*frame.shape[:2])
+            warps, opened = find_warps(edge_mask(crop, kernel), local, board.holes)
         board = Board(board.geometry, board.holes - opened)
         try:
             groups = group_dots(find_dots(frame, board.geometry, board.holes))
@@ -77,7 +80,7 @@ def _read_square(frame: np.ndarray, square_lines: bool = False) -> VariantReadin
         if square_lines and not looks_square(line_directions(crop)):
             misread = misread or CaptureError("the lines around the board found are not level and upright")
             continue
-        return _square_reading(crop, board.geometry.shifted(-left, -top), board, groups, warps)
+        return _square_reading(crop, local, board, groups, warps)
     raise misread or CaptureError(no_board_message(failures))
 
 
