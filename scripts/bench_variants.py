@@ -96,7 +96,11 @@ def main() -> int:
         classic = "" if row["classic_ms"] is None else f"{row['classic_ms']:7.1f}"
         print(f"{row['image'][-50:]:50s} {row['variant_ms']:7.1f} {classic:>7s}  {row['outcome']}")
     for name in ("classic", "variants"):
-        chosen = [row for row in rows if row["set"] == name]
+        # Refusals (no board, Shapes) take the square board finder's whole search: told apart.
+        chosen = [row for row in rows if row["set"] == name and not row["outcome"].startswith("refused")]
+        refused = [
+            row["variant_ms"] for row in rows if row["set"] == name and row["outcome"].startswith("refused")
+        ]
         times = [row["variant_ms"] for row in chosen]
         median, most = statistics.median(times), max(times)
         line = f"{name}: {len(chosen)} images, read_variant median {median:.1f} ms, max {most:.1f} ms"
@@ -105,6 +109,9 @@ def main() -> int:
             extra = statistics.median(row["variant_ms"] - row["classic_ms"] for row in chosen)
             line += f"; read_puzzle median {statistics.median(base):.1f} ms, max {max(base):.1f} ms"
             line += f"; read_variant takes {extra:.1f} ms more (median over images)"
+        if refused:
+            slow, most_refused = statistics.median(refused), max(refused)
+            line += f"; {len(refused)} refused in median {slow:.1f} ms, max {most_refused:.1f} ms"
         print(line)
     return 0
 
