@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Cell = tuple[int, int]
 Wall = frozenset[Cell]
@@ -19,7 +19,8 @@ EMPTY, NO_CELL, BRIDGE = ".", "#", "+"
 class VariantReading:
     """A board read from a frame.
 
-    kind : 'square' | 'bridges' | 'hexes' | 'warps'
+    kind : 'square' | 'bridges' | 'hexes' | 'warps' (a square board with a warp is 'warps', else
+        with a bridge 'bridges'; walls come with any square kind)
     lines : the board as text, as the truth files write it: letters by first appearance, '.' empty,
         '#' no cell, '+' a bridge; hexes in odd-q columns (odd columns half a cell lower, row r the
         r-th cell position of every column).
@@ -35,7 +36,7 @@ class VariantReading:
     lines: tuple[str, ...]
     walls: frozenset[Wall]
     warps: frozenset[Warp]
-    centres: dict[Cell, tuple[float, float]]
+    centres: dict[Cell, tuple[float, float]] = field(hash=False)
     cell_size: float
     names: tuple[str | None, ...] = ()
     seen_rgb: tuple[tuple[int, int, int], ...] = ()
