@@ -290,14 +290,31 @@ def test_real_bridges_board_is_read_exactly():
     assert list(reading.lines) == _truth("saltthehash__FlowSolver__bridges_example.truth.txt")
 
 
-# Walls seen on the real boards, counted on an overlay of the walls found drawn over the screenshot:
-# both draw open rectangles inside one another, in 12 straight runs of wall. original6 (9x9): 40
-# wall edges, runs of 5, 5, 5, 5, 4, 4, 4, 4 cells and four stubs of 1; original7 (13x13): 72,
-# runs of 10, 10, 10, 10, 5, 5, 5, 5, 3, 3, 3, 3.
+# Walls seen on the real boards, checked on an overlay of the walls found drawn over the screenshot:
+# open rectangles inside one another, in 12 straight runs each. "x=3 rows 1-5" is a wall on the
+# grid line left of column 3 (lines counted from 0 at the board's left edge) beside rows 1 to 5;
+# "y=2 cols 3-6" one on the line above row 2, over columns 3 to 6.
 WALLS = {
-    "original6": [1, 1, 1, 1, 4, 4, 4, 4, 5, 5, 5, 5],
-    "original7": [3, 3, 3, 3, 5, 5, 5, 5, 10, 10, 10, 10],
+    "original6": "y=1 cols 1-1; y=1 cols 3-7; x=1 rows 1-5; y=2 cols 3-6; x=8 rows 1-1; x=2 rows 2-5; "
+    "x=7 rows 3-6; x=8 rows 3-7; y=7 cols 2-5; x=1 rows 7-7; y=8 cols 1-5; y=8 cols 7-7",
+    "original7": "y=1 cols 2-11; x=1 rows 1-10; y=2 cols 2-4; y=2 cols 6-10; x=2 rows 2-6; x=11 rows 2-4; "
+    "x=12 rows 2-11; x=11 rows 6-10; x=2 rows 8-10; y=11 cols 2-6; y=11 cols 8-10; y=12 cols 1-10",
 }
+
+
+def _walls_of(runs: str) -> frozenset:
+    """The wall edges that runs written as in WALLS stand for."""
+    walls = set()
+    for run in runs.split("; "):
+        line, _, span = run.split(" ")
+        axis, position = line.split("=")
+        first, last = (int(value) for value in span.split("-"))
+        for index in range(first, last + 1):
+            if axis == "x":
+                walls.add(frozenset({(index, int(position) - 1), (index, int(position))}))
+            else:
+                walls.add(frozenset({(int(position) - 1, index), (int(position), index)}))
+    return frozenset(walls)
 
 
 @pytest.mark.parametrize("stem", sorted(WALLS))
@@ -306,15 +323,15 @@ def test_real_walls_are_found_on_grid_edges(stem):
     reading = read_variant(_frame(name + ".png"))
     assert reading.kind == "square"
     assert list(reading.lines) == _truth(name + ".truth.txt")
-    runs = WALLS[stem]
-    assert len(reading.walls) == sum(runs)
+    assert len(reading.walls) == {"original6": 40, "original7": 72}[stem]
     for wall in reading.walls:
         first, second = sorted(wall)
         # Every wall lies on a grid edge between two neighbouring cells of the board.
         assert abs(first[0] - second[0]) + abs(first[1] - second[1]) == 1
         assert all(0 <= row < reading.rows and 0 <= col < reading.cols for row, col in wall)
     # The walls make the straight runs seen, not scattered edges (a dot's rim or a glow would).
-    assert sorted(_runs(reading.walls)) == runs
+    assert len(_runs(reading.walls)) == 12
+    assert reading.walls == _walls_of(WALLS[stem])
 
 
 def _other_sizes(frame: np.ndarray):
