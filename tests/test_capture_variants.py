@@ -89,6 +89,14 @@ def _trim(lines: list[str]) -> list[str]:
     return lines[rows[0] : rows[-1] + 1]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_large_hex_boards_of_small_cells_survive_jpeg(seed):
+    rng = random.Random(seed)
+    lines = random_hex_lines(rng, rng.randint(12, 15), rng.randint(12, 15), rng.randint(10, 16))
+    frame = decode_image(jpeg_bytes(draw_hexes(lines, side=rng.randint(16, 20)), quality=75))
+    assert read_variant(frame).lines == tuple(first_appearance(_trim(lines)))
+
+
 def test_hex_board_survives_jpeg_and_scaling():
     lines = ["#A#B#", "C...D", "....E", ".A.D.", ".CBE."]
     frame = draw_hexes(lines, side=36)

@@ -174,12 +174,7 @@ def _place_dots(rng: random.Random, grid: list[list[str]], colours: int) -> list
 def first_appearance(lines: list[str]) -> list[str]:
     """Letters renamed A, B, ... by first appearance in reading order, as readings and truths give them."""
     names: dict[str, str] = {}
-    out = []
-    for line in lines:
-        out.append(
-            "".join(
-                names.setdefault(char, "ABCDEFGHIJKLMNOP"[len(names)]) if char.isalpha() else char
-                for char in line
-            )
-        )
-    return out
+    for char in "".join(lines):
+        if char.isalpha() and char not in names:
+            names[char] = "ABCDEFGHIJKLMNOP"[len(names)]
+    return ["".join(names.get(char, char) for char in line) for line in lines]

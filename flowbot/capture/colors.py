@@ -69,6 +69,7 @@ def dots_at(
     size: float,
     corners: list[tuple[float, float]],
     bounds: tuple[float, float, float, float] | None = None,
+    spare: int = 0,
 ) -> list[Dot]:
     """The dots among cells of any shape: `centres` (N, 2) pixels (x, y); `size` is the cell a dot of
     0.7 of it fills; `corners` are offsets (of size) inside the cell and clear of its dot, where its
@@ -120,7 +121,9 @@ def dots_at(
         rim = _ring_colour(every_bgr[None, coloured], every_lab[None, coloured], RIM_AGREEMENT)
         if rim[2][0]:
             colour_bgr[index], colour_lab[index], flat[index] = rim[0][0], rim[1][0], True
-    contrast = np.linalg.norm(corner_lab - colour_lab[:, None], axis=2).min(axis=1)
+    # A dot stands out from every corner, or from all but `spare` of them (tight cells, where a
+    # corner may catch the dot's blurred rim).
+    contrast = np.sort(np.linalg.norm(corner_lab - colour_lab[:, None], axis=2), axis=1)[:, spare]
     # On a dark board, dots are bright (a tint under a pipe is dark); on a light board (light
     # corners) a dot may be dark: black stands in for white there.
     light_board = np.median(corner_lab[..., 0], axis=1) >= LIGHT_BOARD

@@ -182,7 +182,11 @@ def _drawn_cells(mask: np.ndarray, lattice: HexLattice) -> list[tuple[int, int]]
     corners = np.array([lattice.vertices(k, m) for k, m in places]).reshape(-1, 2)
     ends = np.roll(corners.reshape(-1, 6, 2), -1, axis=1).reshape(-1, 2)
     drawn = (coverage(near, corners, ends, EDGE_POINTS) >= EDGE_COVERAGE).reshape(-1, 6).all(axis=1)
-    return [place for place, whole in zip(places, drawn, strict=True) if whole]
+    found = [place for place, whole in zip(places, drawn, strict=True) if whole]
+    # Hexagons sit at half-rows of one parity with their column's; a position of the other parity
+    # straddles two cells, and passes only where dots' rims and noise happen to lie on its edges.
+    parity = np.bincount([(k + m) % 2 for k, m in found], minlength=2).argmax()
+    return [(k, m) for k, m in found if (k + m) % 2 == parity]
 
 
 def _cluttered(mask: np.ndarray, lattice: HexLattice, cells: list[tuple[int, int]]) -> bool:

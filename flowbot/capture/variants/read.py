@@ -126,7 +126,8 @@ def _hex_reading(frame: np.ndarray, board: HexBoard) -> VariantReading:
     reach = HEX_CORNER * board.height / size
     angles = np.radians(np.arange(0, 360, 60))
     corners = [(reach * np.cos(angle), reach * np.sin(angle)) for angle in angles]
-    groups = group_dots(dots_at(frame, cells, centres, size, corners))
+    # Small hexagons leave little room between a dot and the corners: one corner may catch its rim.
+    groups = group_dots(dots_at(frame, cells, centres, size, corners, spare=1))
     lines = _lines(board.rows, board.cols, frozenset(cells), groups, {})
     return _reading("hexes", lines, frozenset(), frozenset(), dict(board.centres), board.height, groups)
 
