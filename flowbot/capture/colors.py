@@ -57,7 +57,36 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     # In small cells the corners keep clear of the grid lines: two pixels and half a sample box.
     corner = min(CORNER_OFFSET, 0.5 - (max(3, int(SAMPLE_SIZE * size)) // 2 + 2) / size)
     corners = [(dx * corner, dy * corner) for dx in (-1, 1) for dy in (-1, 1)]
-    sums = _BoxSums(frame, max(_box(SAMPLE_SIZE, size), _box(OUTER_SAMPLE_SIZE, size)), geometry)
+    # Only the board and a cell around it are sampled: the rest of the frame is left alone.
+    bounds = (geometry.xs[0] - size, geometry.ys[0] - size, geometry.xs[-1] + size, geometry.ys[-1] + size)
+    return dots_at(frame, cells, centres, size, corners, bounds)
+
+
+def dots_at(
+    frame: np.ndarray,
+    cells: list[Cell],
+    centres: np.ndarray,
+    size: float,
+    corners: list[tuple[float, float]],
+    bounds: tuple[float, float, float, float] | None = None,
+    spare: int = 0,
+) -> list[Dot]:
+    """The dots among cells of any shape: `centres` (N, 2) pixels (x, y); `size` is the cell a dot of
+    0.7 of it fills; `corners` are offsets (of size) inside the cell and clear of its dot, where its
+    background shows; `bounds` (left, top, right, bottom) the part of the frame sampled.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    if not cells:
+        return []
+    if bounds is None:
+        bounds = (
+            centres[:, 0].min() - 1.5 * size,
+            centres[:, 1].min() - 1.5 * size,
+            centres[:, 0].max() + 1.5 * size,
+            centres[:, 1].max() + 1.5 * size,
+        )
+    sums = _BoxSums(frame, max(_box(SAMPLE_SIZE, size), _box(OUTER_SAMPLE_SIZE, size)), bounds)
     inner_bgr, inner_lab = _samples(sums, centres, size, SAMPLE_SIZE, [*_ring(RING_RADIUS), *corners])
     outer_bgr, outer_lab = _samples(sums, centres, size, OUTER_SAMPLE_SIZE, _ring(OUTER_RADIUS))
     centre_bgr, _ = _samples(sums, centres, size, OUTER_SAMPLE_SIZE, [(0.0, 0.0)])
@@ -92,7 +121,9 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
         rim = _ring_colour(every_bgr[None, coloured], every_lab[None, coloured], RIM_AGREEMENT)
         if rim[2][0]:
             colour_bgr[index], colour_lab[index], flat[index] = rim[0][0], rim[1][0], True
-    contrast = np.linalg.norm(corner_lab - colour_lab[:, None], axis=2).min(axis=1)
+    # A dot stands out from every corner, or from all but `spare` of them (tight cells, where a
+    # corner may catch the dot's blurred rim).
+    contrast = np.sort(np.linalg.norm(corner_lab - colour_lab[:, None], axis=2), axis=1)[:, spare]
     # On a dark board, dots are bright (a tint under a pipe is dark); on a light board (light
     # corners) a dot may be dark: black stands in for white there.
     light_board = np.median(corner_lab[..., 0], axis=1) >= LIGHT_BOARD
@@ -140,15 +171,14 @@ class _BoxSums:
     """Means of boxes anywhere in a frame from one integral image: what cv2.blur(frame, (box, box))
     holds at a pixel (uint8, the same border), computed only where asked."""
 
-    def __init__(self, frame: np.ndarray, largest: int, geometry: Geometry) -> None:
+    def __init__(self, frame: np.ndarray, largest: int, bounds: tuple[float, float, float, float]) -> None:
         self.height, self.width = frame.shape[:2]
         self.pad = largest // 2
-        # Only the board and a cell around it are sampled: the rest of the frame is left alone.
-        size = geometry.cell_size
-        self.left = max(0, int(geometry.xs[0] - size))
-        self.top = max(0, int(geometry.ys[0] - size))
-        right = min(self.width, max(self.left + 1, int(geometry.xs[-1] + size) + 1))
-        bottom = min(self.height, max(self.top + 1, int(geometry.ys[-1] + size) + 1))
+        left, top, right, bottom = bounds
+        self.left = max(0, int(left))
+        self.top = max(0, int(top))
+        right = min(self.width, max(self.left + 1, int(right) + 1))
+        bottom = min(self.height, max(self.top + 1, int(bottom) + 1))
         crop = frame[self.top : bottom, self.left : right]
         padded = cv2.copyMakeBorder(crop, *[self.pad] * 4, cv2.BORDER_REFLECT_101)
         self.integral = cv2.integral(padded)
