@@ -138,6 +138,45 @@ def test_a_level_the_game_did_not_take_is_not_counted_because_the_clock_line_say
     assert [result.solved for result in results][: session.solved] == [True] * session.solved
 
 
+def test_a_half_drawn_level_read_as_another_board_is_drawn_again_not_counted(trial, tmp_path, monkeypatch):
+    """A game that dropped moves leaves a half-drawn board, which the reader may take for another board
+    (pipe ends look like dots): while the level's dots show where they were and some of its cells are
+    still empty, it is the same level, drawn again, not a new one nor one under a dialog."""
+    if not ocr.available():
+        pytest.skip("tesseract is not installed")
+    import flowbot.modes.auto_clear as auto_clear
+    from flowbot.capture.read import Reading, read_puzzle
+    from flowbot.model import Puzzle
+
+    session, clock, results = trial
+    game = DroppingGame(None, session=session, clock=clock, per_grab=0.05, drop_on=1)
+    misreads = []
+
+    def misreading(frame, source=None):
+        """The real reader, but a half-drawn board comes out with one more dot pair (pipes as dots)."""
+        reading = read_puzzle(frame, source)
+        board = session.board
+        if board.covered > len(reading.puzzle.endpoints) * 2 and not board.complete:
+            rows = [list(line) for line in reading.puzzle.to_rows()]
+            empty = [(r, c) for r, line in enumerate(rows) for c, mark in enumerate(line) if mark == "."]
+            for row, col in empty[:2]:
+                rows[row][col] = "Z"
+            misreads.append(1)
+            puzzle = Puzzle.from_rows(["".join(line) for line in rows])
+            return Reading(puzzle, reading.geometry, (*reading.seen_rgb, (250, 250, 250)))
+        return reading
+
+    monkeypatch.setattr(auto_clear, "read_puzzle", misreading)
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    report = loop.run()
+    assert misreads, "the half-drawn board was never read"
+    assert report.stopped.startswith("the game is over: Time's up!"), report.summary()
+    assert report.cleared == session.solved > 1
+    assert report.levels[1].retries >= 1
+    assert [result.solved for result in results][: session.solved] == [True] * session.solved
+
+
 def word(text: str) -> Word:
     """A word as OCR gives it (the box does not matter here)."""
     return Word(text, 0, 0, 10, 10, 90.0)

@@ -544,7 +544,11 @@ class AutoClear:
                 seen = read_puzzle(frame.pixels)
             except CaptureError:
                 seen = None
-            if seen is not None and seen.puzzle.to_rows() != rows:
+            if (
+                seen is not None
+                and seen.puzzle.to_rows() != rows
+                and not self._half_drawn(frame, old, sighting, solution, before, missing)
+            ):
                 if len(missing) <= cells // 2:
                     # Most of the solution still shows where it was drawn: the level, partly covered
                     # by what the game put over it (a dialog, a button), read as another board.
@@ -572,6 +576,25 @@ class AutoClear:
             if late:
                 return missing
             self.sleep(POLL)
+
+    def _half_drawn(
+        self,
+        frame: Frame,
+        old: Geometry,
+        sighting: Sighting,
+        solution: Solution,
+        before: np.ndarray,
+        missing: list[Cell],
+    ) -> bool:
+        """True when the frame shows the level itself, some of its cells not taken (still empty, or
+        another flow's) and its dots where they were: a board read differently from it is this level
+        misread while half drawn (a game that dropped moves), not a new level nor one under a dialog."""
+        now = centre_colours(frame.pixels, old)
+        dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
+        if not same_level_showing(now, before, dots):
+            return False
+        owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
+        return bool(not_taken(now, before, sighting.reading.seen_rgb, owner, missing))
 
     def _words_before(self, sighting: Sighting, geometry: Geometry | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only
