@@ -5,17 +5,31 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from flowbot.model import Puzzle
+from flowbot.model import Puzzle, cell_name
 
 UNKNOWN, ON, OFF = 0, 1, 2
 
-# Deduction kinds, cheapest first. "uniqueness" holds only because real levels have one solution
-# (no path runs alongside itself, so no 2x2 block of one colour); it is reported separately.
-KINDS = ("forced", "dead_end", "stranded", "bottleneck", "must_pass", "uniqueness", "contradiction")
+# Deduction kinds, cheapest first. "uniqueness" is the rule that no path runs alongside itself (which
+# real levels keep, so their solution is unique). The contradictions try a move and follow what it
+# forces: a short chain, a longer one, a long one (bounded by CHAINS).
+KINDS = (
+    "forced",
+    "stranded",
+    "bottleneck",
+    "must_pass",
+    "uniqueness",
+    "contradiction",
+    "long_contradiction",
+    "deep_contradiction",
+)
 
 
 class Contradiction(Exception):
-    """The state breaks a rule: no solution goes through it."""
+    """The state breaks a rule: no solution goes through it. `why` says which, in a player's words."""
+
+    def __init__(self, why: str = "the flows could not all be finished") -> None:
+        super().__init__(why)
+        self.why = why
 
 
 @dataclass
@@ -31,6 +45,8 @@ class Board:
     ends: list[tuple[int, int]] = field(default_factory=list)
     index: dict[tuple[int, int], int] = field(default_factory=dict)
     links: list[list[tuple[int, int]]] = field(default_factory=list)
+    # Per cell, per diagonal: (edge to arm a, edge to arm b, edges from the inner cell to a and to b).
+    corners: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Board:
@@ -51,7 +67,21 @@ class Board:
         board.links = [[(e, board.other(e, i)) for e in board.incident[i]] for i in range(len(board.cells))]
         board.need = [1 if puzzle.endpoint_color(cell) is not None else 2 for cell in board.cells]
         board.ends = [(index[a], index[b]) for a, b in puzzle.endpoints]
+        board.corners = [board._corners_of(i) for i in range(len(board.cells))]
         return board
+
+    def _corners_of(self, u: int) -> list[tuple[int, int, int, int]]:
+        """The turns a path can make at cell u, each with the edges of the cell inside the turn."""
+        row, col = self.cells[u]
+        found = []
+        for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+            a, b = self.index.get((row, col + dc)), self.index.get((row + dr, col))
+            d = self.index.get((row + dr, col + dc))
+            if a is None or b is None or d is None:
+                continue
+            edge = self.edge_index
+            found.append((edge[(u, a)], edge[(u, b)], edge[(d, a)], edge[(d, b)]))
+        return found
 
     def other(self, e: int, i: int) -> int:
         """The cell at the far end of edge e from cell i."""
@@ -62,7 +92,7 @@ class Board:
 class State:
     """What is known so far: each edge on, off or unknown, and the colours each cell may still take."""
 
-    __slots__ = ("board", "domain", "edge", "on", "open")
+    __slots__ = ("board", "domain", "edge", "on", "open", "tail")
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -74,13 +104,15 @@ class State:
         # Per cell: how many of its edges are on, and how many still undecided.
         self.on = [0] * len(board.cells)
         self.open = [len(edges) for edges in board.incident]
+        # Per cell at the end of a piece of path: the cell at the piece's other end (itself when alone).
+        self.tail = list(range(len(board.cells)))
 
     def copy(self) -> State:
         """An independent copy for trying a move."""
         twin = State.__new__(State)
         twin.board = self.board
         twin.edge, twin.domain = list(self.edge), list(self.domain)
-        twin.on, twin.open = list(self.on), list(self.open)
+        twin.on, twin.open, twin.tail = list(self.on), list(self.open), list(self.tail)
         return twin
 
     def solved(self) -> bool:
@@ -100,13 +132,23 @@ class State:
         current = self.edge[e]
         if current == value:
             return False
+        i, j = self.board.edges[e]
         if current != UNKNOWN:
-            raise Contradiction
+            raise Contradiction(f"{name(self.board, i)} and {name(self.board, j)} would both be joined and not")
+        if value == ON:
+            need = self.board.need
+            for cell in (i, j):
+                if self.on[cell] >= need[cell]:
+                    raise Contradiction(f"{name(self.board, cell)} would have more joins than a flow can take")
+            far_i, far_j = self.tail[i], self.tail[j]
+            if far_i == j:
+                raise Contradiction(f"a flow would close a loop at {name(self.board, i)}")
+            self.tail[far_i], self.tail[far_j] = far_j, far_i
+            self.on[i] += 1
+            self.on[j] += 1
         self.edge[e] = value
-        for cell in self.board.edges[e]:
-            self.open[cell] -= 1
-            if value == ON:
-                self.on[cell] += 1
+        self.open[i] -= 1
+        self.open[j] -= 1
         return True
 
     def restrict(self, i: int, mask: int) -> bool:
@@ -115,23 +157,41 @@ class State:
         if narrowed == self.domain[i]:
             return False
         if narrowed == 0:
-            raise Contradiction
+            raise Contradiction(f"{name(self.board, i)} could take no colour")
         self.domain[i] = narrowed
         return True
 
 
-Move = tuple[str, int, int]  # ("edge", e, ON|OFF) or ("colour", cell, mask)
+Move = tuple[str, int, int, str]
+"""("edge", e, ON|OFF, why) or ("colour", cell, mask, why): a deduction and, in a player's words, why."""
 
 
 def apply(state: State, moves: list[Move]) -> int:
     """Apply moves; return how many changed something. Contradiction propagates."""
     changed = 0
-    for kind, target, value in moves:
+    for kind, target, value, _why in moves:
         if kind == "edge":
             changed += state.set_edge(target, value)
         else:
             changed += state.restrict(target, value)
     return changed
+
+
+def name(board: Board, i: int) -> str:
+    """A cell as a player reads it."""
+    return cell_name(board.cells[i])
+
+
+def color_name(board: Board, color: int) -> str:
+    """A colour as a player reads it: its palette name, else its label."""
+    known = board.puzzle.colors[color]
+    return known.name or f"colour {known.label}"
+
+
+def colors_of(board: Board, mask: int) -> str:
+    """The colours in a bit mask, as words."""
+    names = [color_name(board, c) for c in range(len(board.ends)) if mask >> c & 1]
+    return " or ".join(names) if names else "no colour"
 
 
 # --- the rules: each looks at one state and returns every move of its kind it can find ---------
@@ -145,43 +205,28 @@ def forced(state: State) -> list[Move]:
     for i in range(len(board.cells)):
         on, unknown = state.counts(i)
         if on > board.need[i] or on + unknown < board.need[i]:
-            raise Contradiction
+            raise Contradiction(f"{name(board, i)} cannot be joined as it must")
         if unknown and (on == board.need[i] or on + unknown == board.need[i]):
-            value = OFF if on == board.need[i] else ON
-            moves.extend(("edge", e, value) for e in board.incident[i] if edge[e] == UNKNOWN)
-    roots = _path_pieces(state)
+            if on == board.need[i]:
+                why = f"{name(board, i)} already has its {'end' if board.need[i] == 1 else 'two joins'}"
+                moves.extend(("edge", e, OFF, why) for e in board.incident[i] if edge[e] == UNKNOWN)
+            else:
+                why = f"{name(board, i)} has only these ways left to go"
+                moves.extend(("edge", e, ON, why) for e in board.incident[i] if edge[e] == UNKNOWN)
     for e, (i, j) in enumerate(board.edges):
         if edge[e] == ON:
             if domain[i] != domain[j]:
                 shared = domain[i] & domain[j]
-                moves.append(("colour", i, shared))
-                moves.append(("colour", j, shared))
-        elif edge[e] == UNKNOWN and (domain[i] & domain[j] == 0 or roots[i] == roots[j]):
-            moves.append(("edge", e, OFF))  # different colours, or it would close a loop
-    return moves
-
-
-def dead_ends(state: State) -> list[Move]:
-    """An edge is off when joining it would leave a neighbouring cell unable to be passed through."""
-    board, edge = state.board, state.edge
-    moves: list[Move] = []
-    counts = [state.counts(i) for i in range(len(board.cells))]
-    for e, (i, j) in enumerate(board.edges):
-        if edge[e] != UNKNOWN:
-            continue
-        lost: dict[int, int] = {}
-        for cell in (i, j):
-            on, _ = counts[cell]
-            if on + 1 == board.need[cell]:  # joining fills this cell: its other open edges close
-                for other in board.incident[cell]:
-                    if other != e and edge[other] == UNKNOWN:
-                        far = board.other(other, cell)
-                        lost[far] = lost.get(far, 0) + 1
-        for cell, closed in lost.items():
-            on, unknown = counts[cell]
-            if on + unknown - closed < board.need[cell]:
-                moves.append(("edge", e, OFF))
-                break
+                why = f"{name(board, i)} and {name(board, j)} are joined, so both are {colors_of(board, shared)}"
+                moves.append(("colour", i, shared, why))
+                moves.append(("colour", j, shared, why))
+        elif edge[e] == UNKNOWN:
+            if domain[i] & domain[j] == 0:
+                why = f"{name(board, i)} and {name(board, j)} cannot share a colour"
+                moves.append(("edge", e, OFF, why))
+            elif state.tail[i] == j:
+                why = f"joining {name(board, i)} to {name(board, j)} would close a loop"
+                moves.append(("edge", e, OFF, why))
     return moves
 
 
@@ -194,10 +239,11 @@ def stranded(state: State) -> list[Move]:
         # Reaching is symmetric, so what a reaches is what b reaches once a reaches b.
         reached = _reach(state, a, bit)
         if not reached[b]:
-            raise Contradiction
+            raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
         for i, mask in enumerate(domain):
             if mask & bit and mask != bit and not reached[i]:
-                moves.append(("colour", i, mask & ~bit))
+                why = f"{color_name(board, color)} cannot reach {name(board, i)}"
+                moves.append(("colour", i, mask & ~bit, why))
     return moves
 
 
@@ -212,57 +258,85 @@ def must_pass(state: State) -> list[Move]:
 
 
 def uniqueness(state: State) -> list[Move]:
-    """Valid because the solution is unique: two cells of one colour side by side are joined, and a
-    cell next to a known colour across an open-for-sure gap is not that colour."""
+    """A path never runs alongside itself: two cells of one colour side by side are joined, a cell next
+    to a known colour across a gap is not that colour, and the cell inside a turn takes neither arm."""
     board, edge, domain = state.board, state.edge, state.domain
     moves: list[Move] = _inside_corners(state)
     for e, (i, j) in enumerate(board.edges):
         single_i = domain[i] & (domain[i] - 1) == 0
         single_j = domain[j] & (domain[j] - 1) == 0
         if edge[e] == UNKNOWN and single_i and single_j and domain[i] == domain[j]:
-            moves.append(("edge", e, ON))
+            why = (
+                f"{name(board, i)} and {name(board, j)} are both {colors_of(board, domain[i])} side by side: "
+                "a flow never runs alongside itself, so they are joined"
+            )
+            moves.append(("edge", e, ON, why))
         elif edge[e] == OFF:
-            if single_i and domain[j] & domain[i]:
-                moves.append(("colour", j, ~domain[i]))
-            if single_j and domain[i] & domain[j]:
-                moves.append(("colour", i, ~domain[j]))
+            for one, two in ((i, j), (j, i)):
+                if domain[one] & (domain[one] - 1) == 0 and domain[two] & domain[one]:
+                    why = (
+                        f"{name(board, two)} is not joined to the {colors_of(board, domain[one])} "
+                        f"{name(board, one)}, so it cannot be {colors_of(board, domain[one])} (it would touch)"
+                    )
+                    moves.append(("colour", two, ~domain[one], why))
     return moves
 
 
-def propagate_cheaply(state: State) -> None:
-    """What a person checks after trying a move: forced moves and dead ends until they run out, then
-    whether a colour got cut off (Contradiction when one did)."""
-    while True:
-        while apply(state, forced(state)) or apply(state, dead_ends(state)):
-            pass
-        if not apply(state, stranded(state)):
-            return
+# How many cells or edges a supposition may change before a player would give up following it.
+CHAINS = {"contradiction": 24, "long_contradiction": 96, "deep_contradiction": 400}
 
 
-def contradiction(state: State) -> list[Move]:
-    """Try each open edge at a path's end both ways; a choice that the cheaper rules break is wrong."""
-    edge = state.edge
+def _suppose(state: State, limit: int) -> list[Move]:
+    """Try each open edge both ways (frontier first); a choice whose consequences break a rule within
+    `limit` changes is wrong, so the other holds."""
+    from flowbot.rate.propagate import TooLong, settle
+
+    board, edge = state.board, state.edge
+    frontier = _frontier(state)
+    marked = set(frontier)
+    order = frontier + [e for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked]
     moves: list[Move] = []
-    for e in _frontier(state):
+    for e in order:
+        i, j = board.edges[e]
         for value, opposite in ((ON, OFF), (OFF, ON)):
             trial = state.copy()
             try:
                 trial.set_edge(e, value)
-                propagate_cheaply(trial)
-            except Contradiction:
-                moves.append(("edge", e, opposite))
+                settle(trial, [i, j], limit=limit)
+            except Contradiction as broken:
+                tried = "joined" if value == ON else "kept apart"
+                why = f"if {name(board, i)} and {name(board, j)} were {tried}, {broken.why}"
+                moves.append(("edge", e, opposite, why))
                 break
-    return [move for move in moves if edge[move[1]] == UNKNOWN]
+            except TooLong:
+                pass
+    return moves
+
+
+def contradiction(state: State) -> list[Move]:
+    """A supposition that breaks a rule within a few forced moves."""
+    return _suppose(state, CHAINS["contradiction"])
+
+
+def long_contradiction(state: State) -> list[Move]:
+    """A supposition that breaks a rule within a longer chain of forced moves."""
+    return _suppose(state, CHAINS["long_contradiction"])
+
+
+def deep_contradiction(state: State) -> list[Move]:
+    """A supposition that breaks a rule only after a long chain: the hardest step a player takes."""
+    return _suppose(state, CHAINS["deep_contradiction"])
 
 
 RULES = {
     "forced": forced,
-    "dead_end": dead_ends,
     "stranded": stranded,
     "bottleneck": bottleneck,
     "must_pass": must_pass,
     "uniqueness": uniqueness,
     "contradiction": contradiction,
+    "long_contradiction": long_contradiction,
+    "deep_contradiction": deep_contradiction,
 }
 
 
@@ -324,12 +398,17 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
         mask = bit if own_colour_only else every
         route = _route(state, a, b, mask)
         if route is None:
-            raise Contradiction
+            raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
         for i in route[1:-1]:
             if domain[i] == bit:
                 continue
             if not _reach(state, a, mask, avoid=i)[b]:
-                moves.append(("colour", i, bit))
+                why = (
+                    f"every way {color_name(board, color)} can still go passes {name(board, i)}"
+                    if own_colour_only
+                    else f"{name(board, i)} is the only way through for {color_name(board, color)}"
+                )
+                moves.append(("colour", i, bit, why))
     return moves
 
 
@@ -381,7 +460,11 @@ def _inside_corners(state: State) -> list[Move]:
                 for arm in (a, b):
                     e = board.edge_index[(d, arm)]
                     if edge[e] == UNKNOWN:
-                        moves.append(("edge", e, OFF))
+                        why = (
+                            f"the flow turns at {name(board, u)}: {name(board, d)}, inside the turn, "
+                            f"cannot join {name(board, arm)} without the flow touching itself"
+                        )
+                        moves.append(("edge", e, OFF, why))
     return moves
 
 
