@@ -45,6 +45,10 @@ class Board:
     ends: list[tuple[int, int]] = field(default_factory=list)
     index: dict[tuple[int, int], int] = field(default_factory=dict)
     links: list[list[tuple[int, int]]] = field(default_factory=list)
+    # Per cell: its bit in flood-fill masks (rows of cols + 1 bits, the spare bit stops wrapping).
+    bit: list[int] = field(default_factory=list)
+    stride: int = 0
+    down: list[bool] = field(default_factory=list)  # per edge: True when it joins a cell to the one below
     # Per cell, per diagonal: (edge to arm a, edge to arm b, edges from the inner cell to a and to b).
     corners: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
 
@@ -68,6 +72,9 @@ class Board:
         board.need = [1 if puzzle.endpoint_color(cell) is not None else 2 for cell in board.cells]
         board.ends = [(index[a], index[b]) for a, b in puzzle.endpoints]
         board.corners = [board._corners_of(i) for i in range(len(board.cells))]
+        board.stride = puzzle.cols + 1
+        board.bit = [1 << (row * board.stride + col) for row, col in board.cells]
+        board.down = [board.cells[j][0] != board.cells[i][0] for i, j in board.edges]
         return board
 
     def _corners_of(self, u: int) -> list[tuple[int, int, int, int]]:
@@ -92,7 +99,7 @@ class Board:
 class State:
     """What is known so far: each edge on, off or unknown, and the colours each cell may still take."""
 
-    __slots__ = ("board", "domain", "edge", "on", "open", "tail")
+    __slots__ = ("across", "board", "cmask", "domain", "down", "edge", "on", "open", "reach", "tail")
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -101,11 +108,27 @@ class State:
         self.domain = [every] * len(board.cells)
         for color, (a, b) in enumerate(board.ends):
             self.domain[a] = self.domain[b] = 1 << color
+        # The edges not yet ruled out, as masks of their left (top) cells: across and down.
+        self.across = self.down = 0
+        for e, (i, _j) in enumerate(board.edges):
+            if board.down[e]:
+                self.down |= board.bit[i]
+            else:
+                self.across |= board.bit[i]
+        # Per colour: the cells that may still take it, as bits of board.bit (for fast flood fills).
+        self.cmask = [0] * len(board.ends)
+        for i, mask in enumerate(self.domain):
+            for color in range(len(board.ends)):
+                if mask >> color & 1:
+                    self.cmask[color] |= board.bit[i]
         # Per cell: how many of its edges are on, and how many still undecided.
         self.on = [0] * len(board.cells)
         self.open = [len(edges) for edges in board.incident]
         # Per cell at the end of a piece of path: the cell at the piece's other end (itself when alone).
         self.tail = list(range(len(board.cells)))
+        # Per colour: the cells it reached when last looked at (None: look again). Reach only shrinks,
+        # so it stays right until a cell inside it changes; propagate.settle keeps it so.
+        self.reach: list[bytearray | None] = [None] * len(board.ends)
 
     def copy(self) -> State:
         """An independent copy for trying a move."""
@@ -113,6 +136,8 @@ class State:
         twin.board = self.board
         twin.edge, twin.domain = list(self.edge), list(self.domain)
         twin.on, twin.open, twin.tail = list(self.on), list(self.open), list(self.tail)
+        twin.reach, twin.cmask = list(self.reach), list(self.cmask)
+        twin.across, twin.down = self.across, self.down
         return twin
 
     def solved(self) -> bool:
@@ -134,18 +159,26 @@ class State:
             return False
         i, j = self.board.edges[e]
         if current != UNKNOWN:
-            raise Contradiction(f"{name(self.board, i)} and {name(self.board, j)} would both be joined and not")
+            raise Contradiction(
+                f"{name(self.board, i)} and {name(self.board, j)} would both be joined and not"
+            )
         if value == ON:
             need = self.board.need
             for cell in (i, j):
                 if self.on[cell] >= need[cell]:
-                    raise Contradiction(f"{name(self.board, cell)} would have more joins than a flow can take")
+                    raise Contradiction(
+                        f"{name(self.board, cell)} would have more joins than a flow can take"
+                    )
             far_i, far_j = self.tail[i], self.tail[j]
             if far_i == j:
                 raise Contradiction(f"a flow would close a loop at {name(self.board, i)}")
             self.tail[far_i], self.tail[far_j] = far_j, far_i
             self.on[i] += 1
             self.on[j] += 1
+        elif self.board.down[e]:
+            self.down &= ~self.board.bit[i]
+        else:
+            self.across &= ~self.board.bit[i]
         self.edge[e] = value
         self.open[i] -= 1
         self.open[j] -= 1
@@ -158,7 +191,13 @@ class State:
             return False
         if narrowed == 0:
             raise Contradiction(f"{name(self.board, i)} could take no colour")
+        removed = self.domain[i] & ~narrowed
         self.domain[i] = narrowed
+        keep = ~self.board.bit[i]
+        while removed:
+            low = removed & -removed
+            self.cmask[low.bit_length() - 1] &= keep
+            removed ^= low
         return True
 
 
@@ -174,6 +213,8 @@ def apply(state: State, moves: list[Move]) -> int:
             changed += state.set_edge(target, value)
         else:
             changed += state.restrict(target, value)
+    if changed:
+        state.reach = [None] * len(state.reach)
     return changed
 
 
@@ -217,7 +258,7 @@ def forced(state: State) -> list[Move]:
         if edge[e] == ON:
             if domain[i] != domain[j]:
                 shared = domain[i] & domain[j]
-                why = f"{name(board, i)} and {name(board, j)} are joined, so both are {colors_of(board, shared)}"
+                why = f"{name(board, i)} and {name(board, j)} are joined: both {colors_of(board, shared)}"
                 moves.append(("colour", i, shared, why))
                 moves.append(("colour", j, shared, why))
         elif edge[e] == UNKNOWN:
@@ -237,13 +278,14 @@ def stranded(state: State) -> list[Move]:
     for color, (a, b) in enumerate(board.ends):
         bit = 1 << color
         # Reaching is symmetric, so what a reaches is what b reaches once a reaches b.
-        reached = _reach(state, a, bit)
-        if not reached[b]:
+        reached = _reach(state, a, state.cmask[color])
+        if not reached & board.bit[b]:
             raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
-        for i, mask in enumerate(domain):
-            if mask & bit and mask != bit and not reached[i]:
-                why = f"{color_name(board, color)} cannot reach {name(board, i)}"
-                moves.append(("colour", i, mask & ~bit, why))
+        for i in cells_of(board, state.cmask[color] & ~reached):
+            if domain[i] == bit:
+                raise Contradiction(f"{color_name(board, color)} cannot reach {name(board, i)}")
+            why = f"{color_name(board, color)} cannot reach {name(board, i)}"
+            moves.append(("colour", i, domain[i] & ~bit, why))
     return moves
 
 
@@ -274,9 +316,10 @@ def uniqueness(state: State) -> list[Move]:
         elif edge[e] == OFF:
             for one, two in ((i, j), (j, i)):
                 if domain[one] & (domain[one] - 1) == 0 and domain[two] & domain[one]:
+                    color = colors_of(board, domain[one])
                     why = (
-                        f"{name(board, two)} is not joined to the {colors_of(board, domain[one])} "
-                        f"{name(board, one)}, so it cannot be {colors_of(board, domain[one])} (it would touch)"
+                        f"{name(board, two)} is not joined to the {color} {name(board, one)}, "
+                        f"so it cannot be {color} (the flow would touch itself)"
                     )
                     moves.append(("colour", two, ~domain[one], why))
     return moves
@@ -289,9 +332,11 @@ CHAINS = {"contradiction": 24, "long_contradiction": 96, "deep_contradiction": 4
 def _suppose(state: State, limit: int) -> list[Move]:
     """Try each open edge both ways (frontier first); a choice whose consequences break a rule within
     `limit` changes is wrong, so the other holds."""
-    from flowbot.rate.propagate import TooLong, settle
+    # propagate builds on this module's State, so it comes in here, when first needed.
+    from flowbot.rate.propagate import TooLong, fill_reach, settle
 
     board, edge = state.board, state.edge
+    fill_reach(state)  # every trial's copy shares these until a cell it reached changes
     frontier = _frontier(state)
     marked = set(frontier)
     order = frontier + [e for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked]
@@ -360,49 +405,80 @@ def _path_pieces(state: State) -> list[int]:
     return [find(i) for i in range(len(board.cells))]
 
 
-def _reach(state: State, start: int, bit: int, avoid: int = -1) -> bytearray:
-    """Cells a path of one colour can reach from `start` (as a 0/1 array): along on-edges, or through
-    open edges between cells that may take the colour and still have room."""
-    board, edge, domain, on, need = state.board, state.edge, state.domain, state.on, state.board.need
-    links = board.links
-    seen = bytearray(len(domain))
-    seen[start] = 1
+def _reach(
+    state: State, start: int, allowed: int, avoid: int = -1, ways: tuple[int, int] | None = None
+) -> int:
+    """Cells (as a mask of board.bit) a path can reach from `start` through allowed cells: along
+    on-edges, or open edges between cells that both still have room."""
     if avoid >= 0:
-        seen[avoid] = 1  # never entered
-    stack = [start]
-    while stack:
-        i = stack.pop()
-        room = on[i] < need[i]
-        for e, j in links[i]:
-            if seen[j] or not domain[j] & bit:
-                continue
-            state_e = edge[e]
-            if state_e == OFF or (state_e == UNKNOWN and not (room and on[j] < need[j])):
-                continue
-            seen[j] = 1
-            stack.append(j)
-    if avoid >= 0:
-        seen[avoid] = 0
-    return seen
+        allowed &= ~state.board.bit[avoid]
+    return flood(state.board.bit[start], allowed, ways or open_ways(state), state.board.stride)
+
+
+def open_ways(state: State) -> tuple[int, int]:
+    """Edges a path may still take, as masks of their left (top) cells: (across, down)."""
+    board, edge, on, need, bit = state.board, state.edge, state.on, state.board.need, state.board.bit
+    across, down = state.across, state.down
+    for e, (i, j) in enumerate(board.edges):
+        if edge[e] == UNKNOWN and (on[i] >= need[i] or on[j] >= need[j]):
+            if board.down[e]:
+                down &= ~bit[i]
+            else:
+                across &= ~bit[i]
+    return across, down
+
+
+def flood(start: int, allowed: int, ways: tuple[int, int], stride: int) -> int:
+    """The cells reached from start through allowed cells along the open ways."""
+    across, down = ways
+    reached = start
+    while True:
+        grown = (
+            reached
+            | (
+                ((reached & across) << 1)
+                | ((reached >> 1) & across)
+                | ((reached & down) << stride)
+                | ((reached >> stride) & down)
+            )
+            & allowed
+        )
+        if grown == reached:
+            return reached
+        reached = grown
+
+
+def cells_of(board: Board, mask: int) -> list[int]:
+    """The cell numbers whose bits are set in a mask."""
+    index, stride = board.index, board.stride
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(index[divmod(low.bit_length() - 1, stride)])
+        mask ^= low
+    return cells
 
 
 def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
     """Cells that separate a colour's two ends: in the colour's own reach, or among all open cells."""
     board, domain = state.board, state.domain
     every = (1 << len(board.ends)) - 1
+    everywhere = sum(board.bit)
+    ways = open_ways(state)
     moves: list[Move] = []
     for color, (a, b) in enumerate(board.ends):
         bit = 1 << color
         if _pieces_joined(state, a, b):
             continue
         mask = bit if own_colour_only else every
+        allowed = state.cmask[color] if own_colour_only else everywhere
         route = _route(state, a, b, mask)
         if route is None:
             raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
         for i in route[1:-1]:
             if domain[i] == bit:
                 continue
-            if not _reach(state, a, mask, avoid=i)[b]:
+            if not _reach(state, a, allowed, avoid=i, ways=ways) & board.bit[b]:
                 why = (
                     f"every way {color_name(board, color)} can still go passes {name(board, i)}"
                     if own_colour_only

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from flowbot.rate.human import OFF, ON, UNKNOWN, Contradiction, State, _reach, color_name, name
+from flowbot.rate.human import (
+    OFF,
+    ON,
+    UNKNOWN,
+    Contradiction,
+    State,
+    cells_of,
+    color_name,
+    flood,
+    name,
+    open_ways,
+)
 
 
 class TooLong(Exception):
@@ -14,13 +25,18 @@ def settle(state: State, dirty: list[int] | None = None, *, reach: bool = True, 
     check what each colour can still reach; Contradiction when the state breaks a rule, TooLong when
     more than `limit` cells or edges changed (no limit when 0). Returns how many changed."""
     board = state.board
-    queue = list(range(len(board.cells))) if dirty is None else list(dirty)
+    if dirty is None:
+        state.reach = [None] * len(board.ends)
+        queue = list(range(len(board.cells)))
+    else:
+        queue = list(dirty)
     count = [0, limit]
     while True:
-        _local(state, queue, count)
+        changed = list(queue)
+        _local(state, queue, count, changed)
         if not reach:
-            return
-        queue = _reach_all(state)
+            return count[0]
+        queue = _reach_all(state, changed)
         count[0] += len(queue)
         if limit and count[0] > limit:
             raise TooLong
@@ -28,9 +44,16 @@ def settle(state: State, dirty: list[int] | None = None, *, reach: bool = True, 
             return count[0]
 
 
-def _local(state: State, queue: list[int], count: list[int]) -> None:
+def _local(state: State, queue: list[int], count: list[int], changed: list[int]) -> None:
     """The local rules, cell by cell from a work list."""
-    board, edge, domain, on, open_, tail = state.board, state.edge, state.domain, state.on, state.open, state.tail
+    board, edge, domain, on, open_, tail = (
+        state.board,
+        state.edge,
+        state.domain,
+        state.on,
+        state.open,
+        state.tail,
+    )
     need, links, corners = board.need, board.links, board.corners
     queued = bytearray(len(board.cells))
     for i in queue:
@@ -40,6 +63,7 @@ def _local(state: State, queue: list[int], count: list[int]) -> None:
         count[0] += 1
         if count[1] and count[0] > count[1]:
             raise TooLong
+        changed.append(i)
         if not queued[i]:
             queued[i] = 1
             queue.append(i)
@@ -109,19 +133,36 @@ def _local(state: State, queue: list[int], count: list[int]) -> None:
                             cut(inner, a, b)  # the cell inside a turn would touch it
 
 
-def _reach_all(state: State) -> list[int]:
-    """Drop each colour from the cells it cannot reach; the cells that changed."""
-    board, domain = state.board, state.domain
+def _reach_all(state: State, touched: list[int]) -> list[int]:
+    """Drop each colour from the cells it cannot reach; the cells that changed. A colour whose last
+    reach holds none of the touched cells reaches the same cells still (reach only shrinks)."""
+    board, cache, cmask, bit = state.board, state.reach, state.cmask, state.board.bit
+    touched_mask = 0
+    for i in touched:
+        touched_mask |= bit[i]
     changed = []
     for color, (a, b) in enumerate(board.ends):
-        bit = 1 << color
-        reached = _reach(state, a, bit)
-        if not reached[b]:
+        last = cache[color]
+        if last is not None and not last & touched_mask:
+            continue
+        # After the local rules a full cell has no open edges left, so the edges not ruled out are
+        # exactly the ways a path may take.
+        reached = cache[color] = flood(bit[a], cmask[color], (state.across, state.down), board.stride)
+        if not reached & bit[b]:
             raise Contradiction(f"{color_name(board, color)} could no longer reach its other end")
-        for i, mask in enumerate(domain):
-            if mask & bit and not reached[i]:
-                if mask == bit:
-                    raise Contradiction(f"{color_name(board, color)} could no longer reach {name(board, i)}")
-                domain[i] = mask & ~bit
+        lost = cmask[color] & ~reached
+        if lost:
+            keep = ~(1 << color)
+            for i in cells_of(board, lost):
+                state.restrict(i, keep)  # Contradiction when the cell had no other colour
                 changed.append(i)
     return changed
+
+
+def fill_reach(state: State) -> None:
+    """Work out what each colour reaches now, where not yet known, without changing anything else."""
+    board, cache, cmask, bit = state.board, state.reach, state.cmask, state.board.bit
+    ways = open_ways(state)
+    for color, (a, _b) in enumerate(board.ends):
+        if cache[color] is None:
+            cache[color] = flood(bit[a], cmask[color], ways, board.stride)

@@ -16,6 +16,7 @@ class Step:
     kind: str
     moves: tuple[Move, ...]
 
+
 # How much one layer of each kind adds to the difficulty: the dearer the reasoning, the more.
 WEIGHTS = {
     "forced": 0.2,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from flowbot.model import Solution
 from flowbot.rate.human import OFF, ON, Board, Move
@@ -24,7 +25,7 @@ class Truth:
             cells = [board.index[cell] for cell in path]
             for i in cells:
                 color[i] = index
-            joined.update(board.edge_index[(a, b)] for a, b in zip(cells, cells[1:], strict=False))
+            joined.update(board.edge_index[(a, b)] for a, b in pairwise(cells))
         edge = tuple(ON if e in joined else OFF for e in range(len(board.edges)))
         return cls(edge, tuple(color))
 
