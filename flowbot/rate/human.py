@@ -252,7 +252,7 @@ def forced(state: State) -> list[Move]:
                 why = f"{name(board, i)} already has its {'end' if board.need[i] == 1 else 'two joins'}"
                 moves.extend(("edge", e, OFF, why) for e in board.incident[i] if edge[e] == UNKNOWN)
             else:
-                why = f"{name(board, i)} has only these ways left to go"
+                why = _no_choice(state, i)
                 moves.extend(("edge", e, ON, why) for e in board.incident[i] if edge[e] == UNKNOWN)
     for e, (i, j) in enumerate(board.edges):
         if edge[e] == ON:
@@ -269,6 +269,16 @@ def forced(state: State) -> list[Move]:
                 why = f"joining {name(board, i)} to {name(board, j)} would close a loop"
                 moves.append(("edge", e, OFF, why))
     return moves
+
+
+def _no_choice(state: State, i: int) -> str:
+    """Why a cell must take every open side it has left, in a player's words."""
+    board = state.board
+    if board.need[i] == 1:
+        return f"the {colors_of(board, state.domain[i])} end at {name(board, i)} has only one way out"
+    if state.on[i] == 0:
+        return f"{name(board, i)} has only two open sides, so the flow through it uses both"
+    return f"the flow at {name(board, i)} has only one way to go on"
 
 
 def stranded(state: State) -> list[Move]:
