@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from flowbot.errors import PuzzleError, SolveError
 from flowbot.model import EMPTY, WALL, Cell, Puzzle, Solution, cell_name
@@ -48,6 +49,19 @@ class Hint:
         """Every cell the hint points at."""
         found = [cell for a, b, _ in self.joins for cell in (a, b)] + [cell for cell, _ in self.colored]
         return list(dict.fromkeys(found + list(self.wrong)))
+
+    def line(self, puzzle: Puzzle) -> str:
+        """The hint in one line, for a status bar."""
+        if self.done or self.wrong or self.kind in ("undo", "stuck"):
+            return self.text(puzzle).splitlines()[0]
+        if self.joins:
+            a, b, color = self.joins[0]
+            what = f"join {_short(a)}-{_short(b)} ({_color(puzzle, color)})"
+        else:
+            cell, color = self.colored[0]
+            what = f"{_short(cell)} is {_color(puzzle, color)}"
+        more = len(self.joins) + len(self.colored) - 1
+        return f"{what}{f' (+{more})' if more else ''}: {self.why}"
 
     def text(self, puzzle: Puzzle) -> str:
         """The hint in words."""
@@ -105,6 +119,27 @@ def position(puzzle: Puzzle, drawn: Sequence[str] | None = None) -> State:
     except Contradiction as broken:
         raise PuzzleError(f"the drawn position breaks a rule: {broken.why}") from None
     return state
+
+
+def position_from_paths(puzzle: Puzzle, paths: Sequence[Sequence[Cell]]) -> State:
+    """The solver's state for pipes drawn in play: per colour, the cells of its pipe in order."""
+    board = Board.of(puzzle)
+    state = State(board)
+    try:
+        for color, path in enumerate(paths):
+            cells = [board.index[cell] for cell in path]
+            for i in cells:
+                state.restrict(i, 1 << color)
+            for i, j in pairwise(cells):
+                state.set_edge(board.edge_index[(i, j)], ON)
+    except Contradiction as broken:
+        raise PuzzleError(f"the drawn pipes break a rule: {broken.why}") from None
+    return state
+
+
+def wrong_cells(state: State, solution: Solution) -> list[Cell]:
+    """Drawn cells whose colour or joins differ from the solution's."""
+    return [state.board.cells[i] for i in _wrong_cells(state.board, state, solution)]
 
 
 def next_hint(puzzle: Puzzle, drawn: Sequence[str] | None = None, solution: Solution | None = None) -> Hint:
@@ -239,6 +274,11 @@ def _check_drawn(puzzle: Puzzle, drawn: Sequence[str], labels: dict[str, int]) -
             if owner is not None and char != puzzle.colors[owner].label:
                 raise PuzzleError(f"the drawn position moves the endpoint at {cell_name(cell)}")
     return [line.replace(WALL, EMPTY) for line in rows]
+
+
+def _short(cell: Cell) -> str:
+    """A cell in few characters: r3c4 (from 1)."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
 
 
 def _color(puzzle: Puzzle, color: int) -> str:
