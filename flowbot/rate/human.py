@@ -99,7 +99,7 @@ class Board:
 class State:
     """What is known so far: each edge on, off or unknown, and the colours each cell may still take."""
 
-    __slots__ = ("across", "board", "cmask", "domain", "down", "edge", "on", "open", "reach", "tail")
+    __slots__ = ("across", "board", "cmask", "domain", "down", "edge", "on", "open", "reach", "tail", "tried")
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -108,6 +108,8 @@ class State:
         self.domain = [every] * len(board.cells)
         for color, (a, b) in enumerate(board.ends):
             self.domain[a] = self.domain[b] = 1 << color
+        # The suppositions last tried on this very state: (chain limit, the trials cut short by it).
+        self.tried: tuple[int, list[tuple[int, int]]] | None = None
         # The edges not yet ruled out, as masks of their left (top) cells: across and down.
         self.across = self.down = 0
         for e, (i, _j) in enumerate(board.edges):
@@ -138,6 +140,7 @@ class State:
         twin.on, twin.open, twin.tail = list(self.on), list(self.open), list(self.tail)
         twin.reach, twin.cmask = list(self.reach), list(self.cmask)
         twin.across, twin.down = self.across, self.down
+        twin.tried = None
         return twin
 
     def solved(self) -> bool:
@@ -215,6 +218,7 @@ def apply(state: State, moves: list[Move]) -> int:
             changed += state.restrict(target, value)
     if changed:
         state.reach = [None] * len(state.reach)
+        state.tried = None
     return changed
 
 
@@ -347,24 +351,33 @@ def _suppose(state: State, limit: int) -> list[Move]:
 
     board, edge = state.board, state.edge
     fill_reach(state)  # every trial's copy shares these until a cell it reached changes
-    frontier = _frontier(state)
-    marked = set(frontier)
-    order = frontier + [e for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked]
+    if state.tried is not None and state.tried[0] < limit:
+        # Same state, a longer chain allowed: only trials cut short last time can end differently.
+        order = state.tried[1]
+    else:
+        frontier = _frontier(state)
+        marked = set(frontier)
+        rest = [e for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked]
+        order = [(e, value) for e in frontier + rest for value in (ON, OFF)]
     moves: list[Move] = []
-    for e in order:
+    cut_short: list[tuple[int, int]] = []
+    decided = set()
+    for e, value in order:
+        if e in decided:
+            continue
         i, j = board.edges[e]
-        for value, opposite in ((ON, OFF), (OFF, ON)):
-            trial = state.copy()
-            try:
-                trial.set_edge(e, value)
-                settle(trial, [i, j], limit=limit)
-            except Contradiction as broken:
-                tried = "joined" if value == ON else "kept apart"
-                why = f"if {name(board, i)} and {name(board, j)} were {tried}, {broken.why}"
-                moves.append(("edge", e, opposite, why))
-                break
-            except TooLong:
-                pass
+        trial = state.copy()
+        try:
+            trial.set_edge(e, value)
+            settle(trial, [i, j], limit=limit)
+        except Contradiction as broken:
+            tried = "joined" if value == ON else "kept apart"
+            why = f"if {name(board, i)} and {name(board, j)} were {tried}, {broken.why}"
+            moves.append(("edge", e, OFF if value == ON else ON, why))
+            decided.add(e)
+        except TooLong:
+            cut_short.append((e, value))
+    state.tried = (limit, cut_short)
     return moves
 
 
