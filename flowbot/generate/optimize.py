@@ -88,10 +88,13 @@ def hardest(
     iterations: int = DEFAULT_ITERATIONS,
     workers: int | None = None,
     report: Callable[[int, Candidate], None] | None = None,
+    *,
+    index: int = 0,
 ) -> Outcome:
-    """Run the pool optimizer for `iterations` candidates and return the hardest fair level found."""
+    """Run the pool optimizer for `iterations` candidates and return the hardest fair level found
+    (`index` tells apart the levels of one seed)."""
     workers = max(1, workers or os.cpu_count() or 1)
-    rng = random.Random(f"flowbot-hardest:{seed}:{rows}x{cols}:{colors}")
+    rng = random.Random(f"flowbot-hardest:{seed}:{index}:{rows}x{cols}:{colors}")
     started = time.perf_counter()
     executor = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
     run = executor.map if executor is not None else map
@@ -106,6 +109,8 @@ def hardest(
                 done += 1
                 if child is not None and len(pool) < POOL_SIZE and _new(pool, child):
                     pool.append(child)
+                if report is not None and pool:
+                    report(done, max(pool, key=lambda c: c.score))
         if not pool:
             raise SolveError(f"no fair {rows}x{cols} level with {colors} colours to start from")
         while done < iterations:
