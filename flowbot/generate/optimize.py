@@ -24,7 +24,10 @@ POOL_SIZE = 10
 BATCH = 8  # candidates rated per round: fixed, so a seed gives the same level on any number of cores
 DEFAULT_ITERATIONS = 2000
 NARROW = 2.0  # how much a step with few moves adds, beyond its kind's weight (narrow reasoning is harder)
-SEED_TRIES = 50  # rounds allowed to find the first fair levels of the pool
+SEED_TRIES = 50
+# The share of candidates grown afresh instead of mutated: hard levels sit on narrow peaks (a child of
+# one is nearly always easier), so new starting points keep the pool from settling on one peak.
+FRESH = 0.125  # rounds allowed to find the first fair levels of the pool
 
 Paths = tuple[tuple[Cell, ...], ...]
 
@@ -69,7 +72,7 @@ def evaluate(job: tuple) -> Candidate | None:
     if parent is None:
         paths = grow(rows, cols, colors, rng)
     else:
-        paths = reshape([list(path) for path in parent], rows, cols, colors, rng, steps)
+        paths = _mutate(parent, rows, cols, colors, rng, steps)
     if len(paths) != colors:
         return None
     puzzle, _ = to_puzzle(paths, rows, cols)
@@ -116,8 +119,11 @@ def hardest(
         while done < iterations:
             jobs = []
             for _ in range(min(BATCH, iterations - done)):
+                if rng.random() < FRESH:
+                    jobs.append((None, rows, cols, colors, rng.getrandbits(63), 0))
+                    continue
                 parent = max(rng.sample(pool, min(2, len(pool))), key=lambda c: c.score)
-                steps = rng.randint(1, max(2, rows * cols // 8))
+                steps = rng.choice((1, 1, 2, 3, 5, 8))
                 jobs.append((parent.paths, rows, cols, colors, rng.getrandbits(63), steps))
             for child in run(evaluate, jobs):
                 done += 1
@@ -139,6 +145,19 @@ def hardest(
     seconds = time.perf_counter() - started
     difficulties = tuple(sorted((c.difficulty for c in pool), reverse=True))
     return Outcome(level, done, seconds, workers, difficulties)
+
+
+def _mutate(parent: Paths, rows: int, cols: int, colors: int, rng: random.Random, changes: int) -> list:
+    """The parent's flows after `changes` end moves (or merges and splits) that each change something:
+    small steps, so a child stays close to its parent."""
+    paths = [list(path) for path in parent]
+    for _ in range(changes):
+        for _attempt in range(20):
+            moved = reshape(paths, rows, cols, colors, rng, 1)
+            if moved != paths:
+                paths = moved
+                break
+    return paths
 
 
 def _new(pool: list[Candidate], child: Candidate) -> bool:
