@@ -349,16 +349,30 @@ def _suppose(state: State, limit: int) -> list[Move]:
     # propagate builds on this module's State, so it comes in here, when first needed.
     from flowbot.rate.propagate import TooLong, fill_reach, settle
 
-    board, edge = state.board, state.edge
+    edge = state.edge
     fill_reach(state)  # every trial's copy shares these until a cell it reached changes
     if state.tried is not None and state.tried[0] < limit:
         # Same state, a longer chain allowed: only trials cut short last time can end differently.
-        order = state.tried[1]
+        moves, cut_short = _trials(state, state.tried[1], limit, TooLong, settle)
     else:
+        # A player tries moves at the ends of the flows first, and looks elsewhere only when none fails.
         frontier = _frontier(state)
         marked = set(frontier)
-        rest = [e for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked]
-        order = [(e, value) for e in frontier + rest for value in (ON, OFF)]
+        moves, cut_short = _trials(
+            state, [(e, v) for e in frontier for v in (ON, OFF)], limit, TooLong, settle
+        )
+        if moves:
+            return moves
+        rest = [(e, v) for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked for v in (ON, OFF)]
+        moves, more = _trials(state, rest, limit, TooLong, settle)
+        cut_short += more
+    state.tried = (limit, cut_short)
+    return moves
+
+
+def _trials(state: State, order: list[tuple[int, int]], limit: int, too_long, settle) -> tuple[list, list]:
+    """Suppose each (edge, value) in turn: the moves its contradictions prove, and the trials cut short."""
+    board = state.board
     moves: list[Move] = []
     cut_short: list[tuple[int, int]] = []
     decided = set()
@@ -375,10 +389,9 @@ def _suppose(state: State, limit: int) -> list[Move]:
             why = f"if {name(board, i)} and {name(board, j)} were {tried}, {broken.why}"
             moves.append(("edge", e, OFF if value == ON else ON, why))
             decided.add(e)
-        except TooLong:
+        except too_long:
             cut_short.append((e, value))
-    state.tried = (limit, cut_short)
-    return moves
+    return moves, cut_short
 
 
 def contradiction(state: State) -> list[Move]:
