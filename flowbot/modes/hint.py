@@ -44,6 +44,11 @@ def run_hint(
         if picture is not None:
             raise UsageError("--picture needs a screenshot: a puzzle file has no picture to draw on")
         puzzle = _one_puzzle(path, index)
+    if puzzle.is_graph:
+        raise UsageError(
+            f"{path}: a {puzzle.kind} board (bridges, hexes, warps or walls): hints reason on classic "
+            "square boards only (flowbot solve solves it)"
+        )
     drawn = read_text_file(state).splitlines() if state is not None else None
     # The solution only judges what was drawn; the hint itself comes from reasoning alone.
     solution = None
