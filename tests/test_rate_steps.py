@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from flowbot.cli import main
 from flowbot.formats import load_puzzles
 from flowbot.generate.levels import make_level
 from flowbot.rate.human import Board
@@ -73,3 +75,16 @@ def test_a_supposition_names_what_goes_wrong(corpus):
     supposed = [move for step in rating.steps if "contradiction" in step.kind for move in step.moves]
     assert supposed
     assert all(move[3].startswith("if ") for move in supposed)
+
+
+def test_rate_steps_prints_the_record(tmp_path, capsys):
+    level = make_level(7, 7, 6, random.Random(21))
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(level.puzzle.to_rows()) + "\n")
+    assert main(["rate", "--steps", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 + len(rate(level.puzzle).steps)
+    assert lines[1].lstrip().startswith("1. forced")
+    assert main(["rate", "--steps", "--json", str(path)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["steps"][0]["kind"] == "forced" and record["steps"][0]["why"]

@@ -262,7 +262,10 @@ def forced(state: State) -> list[Move]:
         if edge[e] == ON:
             if domain[i] != domain[j]:
                 shared = domain[i] & domain[j]
-                why = f"{name(board, i)} and {name(board, j)} are joined: both {colors_of(board, shared)}"
+                both = colors_of(board, shared)
+                if shared & (shared - 1):
+                    both = "one of " + both.replace(" or ", ", ")
+                why = f"{name(board, i)} and {name(board, j)} are joined: both {both}"
                 moves.append(("colour", i, shared, why))
                 moves.append(("colour", j, shared, why))
         elif edge[e] == UNKNOWN:
