@@ -427,23 +427,6 @@ RULES = {
 # --- helpers --------------------------------------------------------------------------------------
 
 
-def _path_pieces(state: State) -> list[int]:
-    """A label per cell: cells joined by on-edges share it (each piece of a path)."""
-    board = state.board
-    parent = list(range(len(board.cells)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for e, (i, j) in enumerate(board.edges):
-        if state.edge[e] == ON:
-            parent[find(i)] = find(j)
-    return [find(i) for i in range(len(board.cells))]
-
-
 def _reach(
     state: State, start: int, allowed: int, avoid: int = -1, ways: tuple[int, int] | None = None
 ) -> int:
@@ -507,8 +490,8 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
     moves: list[Move] = []
     for color, (a, b) in enumerate(board.ends):
         bit = 1 << color
-        if _pieces_joined(state, a, b):
-            continue
+        if state.tail[a] == b:
+            continue  # already one path from end to end
         mask = bit if own_colour_only else every
         allowed = state.cmask[color] if own_colour_only else everywhere
         route = _route(state, a, b, mask)
@@ -525,12 +508,6 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
                 )
                 moves.append(("colour", i, bit, why))
     return moves
-
-
-def _pieces_joined(state: State, a: int, b: int) -> bool:
-    """True when on-edges already join the two cells."""
-    pieces = _path_pieces(state)
-    return pieces[a] == pieces[b]
 
 
 def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
