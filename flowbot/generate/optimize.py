@@ -161,5 +161,9 @@ def _mutate(parent: Paths, rows: int, cols: int, colors: int, rng: random.Random
 
 
 def _new(pool: list[Candidate], child: Candidate) -> bool:
-    """True when no candidate in the pool is the same puzzle."""
-    return all(candidate.rows != child.rows for candidate in pool)
+    """True when no candidate in the pool is the same puzzle or scores the same: an equal score nearly
+    always means a near copy (an end moved where the reasoning does not change), and copies would
+    crowd out the pool's variety."""
+    return all(
+        candidate.rows != child.rows and abs(candidate.score - child.score) > 1e-9 for candidate in pool
+    )
