@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -99,7 +100,9 @@ def hardest(
     workers = max(1, workers or os.cpu_count() or 1)
     rng = random.Random(f"flowbot-hardest:{seed}:{index}:{rows}x{cols}:{colors}")
     started = time.perf_counter()
-    executor = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    executor = (
+        ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts) if workers > 1 else None
+    )
     run = executor.map if executor is not None else map
     pool: list[Candidate] = []
     done = 0
@@ -138,13 +141,18 @@ def hardest(
                     report(done, max(pool, key=lambda c: c.score))
     finally:
         if executor is not None:
-            executor.shutdown()
+            executor.shutdown(cancel_futures=True)
     best = max(pool, key=lambda c: c.score)
     puzzle, _ = to_puzzle([list(path) for path in best.paths], rows, cols)
     level = _level([list(path) for path in best.paths], rows, cols, rate(puzzle), done, started)
     seconds = time.perf_counter() - started
     difficulties = tuple(sorted((c.difficulty for c in pool), reverse=True))
     return Outcome(level, done, seconds, workers, difficulties)
+
+
+def _leave_interrupts() -> None:
+    """In a worker: Ctrl-C is the main process's to handle (it stops the run); the workers just end."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _mutate(parent: Paths, rows: int, cols: int, colors: int, rng: random.Random, changes: int) -> list:
