@@ -29,6 +29,7 @@ KIND_WORDS = {
     "deep_contradiction": "a long chain of consequences that fails",
 }
 MAX_SUPPORT = 3  # earlier unseen deductions quoted as the background of a hint
+MAX_GROUPS = 12  # reasons looked at when choosing the one to show (each costs a short propagation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,21 +185,22 @@ def hint_from(state: State) -> Hint:
 def _hint(
     board: Board, state: State, kind: str, seen: list[Move], support: list[tuple[set[int], str]]
 ) -> Hint:
-    """The first visible move and those sharing its reason, as a hint."""
-    why = seen[0][3]
-    group = [move for move in seen if move[3] == why]
-    joins, colored = [], []
+    """The visible moves sharing one reason, as a hint: the first group whose flow is known (a player
+    follows "the red end has one way out" more easily than a nameless corner), else the first."""
+    reasons = list(dict.fromkeys(move[3] for move in seen))
+    chosen = None
+    for why in reasons[:MAX_GROUPS]:
+        group = [move for move in seen if move[3] == why]
+        joins, colored = _settled(board, state, group)
+        if chosen is None or all(color >= 0 for _a, _b, color in joins):
+            chosen = (why, group, joins, colored)
+            if all(color >= 0 for _a, _b, color in joins):
+                break
+    assert chosen is not None
+    why, group, joins, colored = chosen
     touched: set[int] = set()
-    after = _after(state, group)
     for move in group:
         touched |= _cells_of_move(board, move)
-        if move[0] == "edge":
-            i, j = board.edges[move[1]]
-            color = _known_color(after, i, j)
-            joins.append((board.cells[i], board.cells[j], color))
-        else:
-            mask = state.domain[move[1]] & move[2]
-            colored.append((board.cells[move[1]], mask.bit_length() - 1))
     background = []
     for cells, reason in reversed(support):
         if cells & touched and reason not in background:
@@ -207,6 +209,20 @@ def _hint(
             break
     others = len(seen) - len(group)
     return Hint(kind, tuple(joins), tuple(colored), why, tuple(background), others, moves=tuple(group))
+
+
+def _settled(board: Board, state: State, group: list[Move]) -> tuple[list, list]:
+    """The joins (with their colour, -1 when not known yet) and the coloured cells a group of moves makes."""
+    after = _after(state, group)
+    joins, colored = [], []
+    for move in group:
+        if move[0] == "edge":
+            i, j = board.edges[move[1]]
+            joins.append((board.cells[i], board.cells[j], _known_color(after, i, j)))
+        else:
+            mask = state.domain[move[1]] & move[2]
+            colored.append((board.cells[move[1]], mask.bit_length() - 1))
+    return joins, colored
 
 
 def _after(state: State, moves: list[Move]) -> State:
