@@ -42,6 +42,9 @@ POINTER_RANGES: dict[str, Range] = {
 # and plan for them fits in memory (a billion levels to generate would be claimed before the first).
 REPEAT_RANGE = Range(True, 1, 1000)
 LEVELS_RANGE = Range(True, 1, 100_000)
+# Candidates the --hardest optimizer rates; a million is days of work on any machine.
+ITERATIONS_RANGE = Range(True, 1, 1_000_000)
+WORKERS_RANGE = Range(True, 1, 256)
 
 # One day: far above any useful time limit, and small enough for every timer and clock to hold.
 MAX_SECONDS = 86_400.0

@@ -412,3 +412,47 @@ def test_key_names():
     assert key_name(ord("x")) is None
     assert escape_key("[D") == escape_key("OD") == "left"
     assert escape_key("[5~") is None
+
+
+# --- hints -------------------------------------------------------------------------------------------
+
+
+def test_h_shows_the_next_step_and_marks_its_cells():
+    session = session_of(DEMO)
+    press(session, "h")
+    assert session.message.startswith("hint: ")
+    assert session.hint_cells
+    frame = "\n".join(render(session, 100, 30, PLAIN).text(100, 30))
+    assert "<>" in frame or session.hint_cells & {session.cursor}
+    press(session, "right")
+    assert not session.hint_cells  # the marks go with the next key
+
+
+def test_h_points_at_a_pipe_that_leaves_the_solution():
+    puzzle = Puzzle.from_rows(DEMO)
+    solution = solve(puzzle).solution
+    session = session_of(DEMO)
+    session._solutions[session.index] = solution
+    grid = solution.color_grid()
+    # Step off a dot onto an empty neighbour that belongs to another colour.
+    for color, path in enumerate(solution.paths):
+        start = path[0]
+        for step, (d_row, d_col) in ((k, v) for v, k in STEPS.items()):
+            cell = (start[0] + d_row, start[1] + d_col)
+            inside = 0 <= cell[0] < 5 and 0 <= cell[1] < 5
+            if inside and puzzle.endpoint_color(cell) is None and grid[cell[0]][cell[1]] != color:
+                press(session, *walk(session.cursor, start), "enter", step, "enter", "h")
+                assert "take the pipe off" in session.message
+                assert cell in session.hint_cells
+                return
+    raise AssertionError("no wrong step found")
+
+
+def test_following_hints_in_play_never_goes_wrong():
+    session = session_of(DEMO)
+    solution = solve(Puzzle.from_rows(DEMO)).solution
+    press(session, "h")
+    assert "take the pipe off" not in session.message
+    cells = session.hint_cells
+    grid = solution.color_grid()
+    assert cells and all(grid[row][col] >= 0 for row, col in cells)

@@ -20,7 +20,10 @@ REGULAR = ("regular_5x5_01", "regular_6x6_01", "regular_7x7_01", "regular_8x8_01
 
 def test_real_levels_order_sensibly(corpus):
     folder = corpus / "mzucker__flow_solver" / "puzzles"
-    ratings = {path.stem: rate(load_puzzles(path)[0]) for path in folder.glob("*.txt")}
+    # The three slowest 14x14 levels take seconds each; scripts/bench_rate.py rates them all.
+    slow = ("jumbo_14x14_01", "jumbo_14x14_19", "jumbo_14x14_21")
+    paths = [path for path in folder.glob("*.txt") if path.stem not in slow]
+    ratings = {path.stem: rate(load_puzzles(path)[0]) for path in paths}
     easiest_large = min(ratings[name].difficulty for name in ratings if name.startswith(("extreme", "jumbo")))
     hardest_regular = max(ratings[name].difficulty for name in REGULAR)
     assert hardest_regular < easiest_large

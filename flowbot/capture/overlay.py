@@ -59,3 +59,107 @@ def encode_png(frame: np.ndarray) -> bytes:
 def _point(x: float, y: float) -> tuple[int, int]:
     """A pixel position OpenCV can draw at."""
     return round(x), round(y)
+
+
+HINT_MARK = (0, 215, 255)  # BGR amber: the cells a hint points at
+WRONG_MARK = (40, 40, 230)  # BGR red: drawn cells to take off
+
+
+def draw_hint(
+    frame: np.ndarray,
+    geometry: Geometry,
+    seen_rgb: tuple[tuple[int, int, int], ...],
+    joins: list[tuple[tuple[int, int], tuple[int, int], int]],
+    colored: list[tuple[tuple[int, int], int]],
+    marked: list[tuple[int, int]],
+    wrong: list[tuple[int, int]],
+    caption: str,
+) -> np.ndarray:
+    """A copy of the frame with one reasoning step drawn: the cells it is about framed, the joins it
+    makes as short pipes, the colours it settles as rings, cells to undo crossed, and the reason
+    written above the board.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    picture = frame.copy()
+    size = geometry.cell_size
+    thin = max(1, round(size / 40))
+    draw_grid(picture, geometry, OUTLINE, thin)
+    for cell in marked:
+        _frame_cell(picture, geometry, cell, HINT_MARK, max(2, round(size / 14)))
+    for cell in wrong:
+        _frame_cell(picture, geometry, cell, WRONG_MARK, max(2, round(size / 14)))
+        (x0, y0), (x1, y1) = _corners(geometry, cell, 0.25)
+        cv2.line(picture, (x0, y0), (x1, y1), WRONG_MARK, max(2, round(size / 10)), cv2.LINE_AA)
+        cv2.line(picture, (x0, y1), (x1, y0), WRONG_MARK, max(2, round(size / 10)), cv2.LINE_AA)
+    pipe = max(2, round(size / 4))
+    for a, b, color in joins:
+        bgr = _bgr(seen_rgb, color)
+        start, end = _point(*geometry.center(a)), _point(*geometry.center(b))
+        cv2.line(picture, start, end, OUTLINE, pipe + 2 * thin + 2, cv2.LINE_AA)
+        cv2.line(picture, start, end, bgr, pipe, cv2.LINE_AA)
+    for cell, color in colored:
+        centre = _point(*geometry.center(cell))
+        cv2.circle(picture, centre, round(0.3 * size), OUTLINE, pipe // 2 + 2, cv2.LINE_AA)
+        cv2.circle(picture, centre, round(0.3 * size), _bgr(seen_rgb, color), pipe // 2, cv2.LINE_AA)
+    _caption(picture, geometry, caption)
+    return picture
+
+
+def _bgr(seen_rgb: tuple[tuple[int, int, int], ...], color: int) -> tuple[int, int, int]:
+    """The colour as seen, in OpenCV's order; white when the colour is not known yet."""
+    if 0 <= color < len(seen_rgb):
+        red, green, blue = seen_rgb[color]
+        return blue, green, red
+    return OUTLINE
+
+
+def _corners(
+    geometry: Geometry, cell: tuple[int, int], inset: float
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The top-left and bottom-right pixels of a cell, moved in by a share of its size."""
+    row, col = cell
+    x0, x1 = geometry.xs[col], geometry.xs[col + 1]
+    y0, y1 = geometry.ys[row], geometry.ys[row + 1]
+    dx, dy = inset * (x1 - x0), inset * (y1 - y0)
+    return _point(x0 + dx, y0 + dy), _point(x1 - dx, y1 - dy)
+
+
+def _frame_cell(picture: np.ndarray, geometry: Geometry, cell, colour, width: int) -> None:
+    """Draw a frame just inside a cell."""
+    top_left, bottom_right = _corners(geometry, cell, 0.06)
+    cv2.rectangle(picture, top_left, bottom_right, colour, width, cv2.LINE_AA)
+
+
+def _caption(picture: np.ndarray, geometry: Geometry, text: str) -> None:
+    """Write the text in wrapped lines on a dark band above the board (or at the top of the picture)."""
+    height, width = picture.shape[:2]
+    scale = max(0.4, min(1.2, width / 1100))
+    thickness = max(1, round(scale * 2))
+    line_height = round(30 * scale)
+    lines = _wrap(text, max(20, int(width / (19 * scale))))
+    band = line_height * len(lines) + line_height // 2
+    top = max(0, round(geometry.ys[0]) - band - 4)
+    overlay = picture.copy()
+    cv2.rectangle(overlay, (0, top), (width, min(height, top + band)), (30, 30, 30), -1)
+    cv2.addWeighted(overlay, 0.75, picture, 0.25, 0, dst=picture)
+    for number, line in enumerate(lines):
+        y = top + line_height * (number + 1)
+        cv2.putText(
+            picture, line, (8, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness, cv2.LINE_AA
+        )
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Split text into lines of at most `width` characters, at spaces."""
+    lines: list[str] = []
+    for paragraph in text.splitlines():
+        line = ""
+        for word in paragraph.split():
+            if line and len(line) + 1 + len(word) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+    return lines

@@ -20,6 +20,7 @@ MODULES = (
     "convert",
     "generate",
     "rate",
+    "hint",
     "auto_clear",
     "play",
     "numbermatch",

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from flowbot.argtypes import LEVELS_RANGE, positive_int, ranged
+from flowbot.argtypes import ITERATIONS_RANGE, LEVELS_RANGE, WORKERS_RANGE, positive_int, ranged
 
 NAME = "generate"
-HELP = "generate levels with one solution, rated by difficulty"
+HELP = "generate fair levels (solvable by reasoning alone), rated by difficulty"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +21,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, metavar="S", help="random seed (printed, so a run can be repeated)"
     )
-    parser.add_argument("--difficulty", choices=("easy", "medium", "hard"), help="steer levels to a band")
+    steer = parser.add_mutually_exclusive_group()
+    steer.add_argument("--difficulty", choices=("easy", "medium", "hard"), help="steer levels to a band")
+    steer.add_argument(
+        "--hardest",
+        action="store_true",
+        help="optimize for the hardest fair level: a pool of 10, one mutated and re-rated at a time",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=ranged(ITERATIONS_RANGE),
+        metavar="N",
+        help="candidates --hardest rates per level (default 2000)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=ranged(WORKERS_RANGE),
+        metavar="W",
+        help="processes --hardest rates in (default: every core)",
+    )
     parser.add_argument(
         "--variant",
         choices=("bridges", "hexes", "warps"),
@@ -44,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         difficulty=args.difficulty,
         variant=args.variant,
+        hardest=args.hardest,
+        iterations=args.iterations,
+        workers=args.workers,
         as_json=args.json,
         out_dir=args.out,
         force=args.force,

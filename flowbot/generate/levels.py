@@ -1,4 +1,5 @@
-"""Make levels: grow flows, keep those with one strict solution, rate them, steer them to a band."""
+"""Make levels: grow flows, keep the fair ones (the human-style solver finishes them by reasoning alone,
+which also proves one strict solution), rate them, steer them to a band."""
 
 from __future__ import annotations
 
@@ -36,8 +37,7 @@ def make_level(
     """One level of the size and colour count, with exactly one strict solution (and in a band if asked)."""
     started = time.perf_counter()
     if difficulty is None:
-        paths, attempts = _unique_paths(rows, cols, colors, rng, partial(grow, rows, cols, colors, rng))
-        return _level(paths, rows, cols, attempts, started)
+        return _fair_level(rows, cols, colors, rng, partial(grow, rows, cols, colors, rng), started)
     return _optimize(rows, cols, colors, rng, difficulty, budget, started)
 
 
@@ -63,26 +63,30 @@ def to_puzzle(paths: list[list[Cell]], rows: int, cols: int) -> tuple[Puzzle, So
     return puzzle, Solution(puzzle, tuple(tuple(paths[index]) for index in ranked))
 
 
-def _unique_paths(rows, cols, colors, rng, propose) -> tuple[list[list[Cell]], int]:
-    """Propose flows until they have the right count and a unique strict solution."""
+def _fair_level(rows, cols, colors, rng, propose, started) -> Level:
+    """Propose flows until they have the right count and deduction alone finishes their puzzle."""
     for attempt in range(1, MAX_ATTEMPTS + 1):
         paths = propose()
         if len(paths) != colors:
             continue
         puzzle, _ = to_puzzle(paths, rows, cols)
-        result = solve(puzzle, unique=True, allow_touching=False)
-        if result.status == "solved" and result.unique:
-            return paths, attempt
-    raise SolveError(f"no {rows}x{cols} level with {colors} colours and one solution in {MAX_ATTEMPTS} tries")
+        rating = rate(puzzle)
+        if rating.solved:
+            return _level(paths, rows, cols, rating, attempt, started)
+    raise SolveError(f"no fair {rows}x{cols} level with {colors} colours in {MAX_ATTEMPTS} tries")
 
 
-def _level(paths, rows, cols, attempts, started) -> Level:
-    """Rate the flows' puzzle and check the solution independently."""
+def _level(paths, rows, cols, rating, attempts, started) -> Level:
+    """The level of fair flows, its solution checked independently: the checker, and the SAT solver
+    for uniqueness (deduction finishing proves it; a second opinion costs little)."""
     puzzle, solution = to_puzzle(paths, rows, cols)
     problems = check_paths(puzzle, solution.paths)
     if problems:
         raise SolveError("generated solution fails the checker: " + "; ".join(problems))
-    return Level(puzzle, solution, rate(puzzle), attempts, time.perf_counter() - started)
+    result = solve(puzzle, unique=True, allow_touching=False)
+    if result.status != "solved" or not result.unique:
+        raise SolveError(f"the human-style solver finished a {rows}x{cols} level with more than one solution")
+    return Level(puzzle, solution, rating, attempts, time.perf_counter() - started)
 
 
 def _distance(rating: Rating, band: str) -> float:
@@ -96,9 +100,9 @@ def _optimize(rows, cols, colors, rng, band, budget, started) -> Level:
     pool: list[Level] = []
     attempts = 0
     while len(pool) < POOL_SIZE:
-        paths, tries = _unique_paths(rows, cols, colors, rng, partial(grow, rows, cols, colors, rng))
-        attempts += tries
-        pool.append(_level(paths, rows, cols, tries, started))
+        level = _fair_level(rows, cols, colors, rng, partial(grow, rows, cols, colors, rng), started)
+        attempts += level.attempts
+        pool.append(level)
         if _distance(pool[-1].rating, band) == 0:
             return _finish(pool[-1], attempts, started)
     while time.perf_counter() - started < budget:
@@ -106,11 +110,10 @@ def _optimize(rows, cols, colors, rng, band, budget, started) -> Level:
         parent = pool[rng.randrange(max(1, len(pool) // 2))]
         flows = [list(path) for path in parent.solution.paths]
         steps = rng.randint(rows * cols // 4, rows * cols)
-        paths, tries = _unique_paths(
-            rows, cols, colors, rng, partial(reshape, flows, rows, cols, colors, rng, steps)
+        child = _fair_level(
+            rows, cols, colors, rng, partial(reshape, flows, rows, cols, colors, rng, steps), started
         )
-        attempts += tries
-        child = _level(paths, rows, cols, tries, started)
+        attempts += child.attempts
         if _distance(child.rating, band) == 0:
             return _finish(child, attempts, started)
         if _distance(child.rating, band) < _distance(pool[-1].rating, band):

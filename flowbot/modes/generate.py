@@ -46,8 +46,13 @@ def run_generate(
     err: TextIO,
     terminal_colors: int,
     variant: str | None = None,
+    hardest: bool = False,
+    iterations: int | None = None,
+    workers: int | None = None,
 ) -> int:
-    """Generate `count` levels, print them (boards or JSON Lines) and write them to `out_dir` if given."""
+    """Generate `count` levels, print them (boards or JSON Lines) and write them to `out_dir` if given.
+
+    With `hardest`, each level is the best of a pool optimizer's `iterations` candidates."""
     rows, cols = parse_size(size)
     if variant is not None:
         if difficulty is not None:
@@ -55,6 +60,10 @@ def run_generate(
         check_variant_size(variant, rows, cols, colors)
     else:
         check_size(rows, cols, colors)
+    if variant is not None and hardest:
+        raise UsageError("--hardest rates classic boards only; leave it out with --variant")
+    if not hardest and (iterations is not None or workers is not None):
+        raise UsageError("--iterations and --workers go with --hardest")
     seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
     outputs = Outputs(force=force)
     folder = check_output_folder(out_dir) if out_dir is not None else None
@@ -63,7 +72,7 @@ def run_generate(
         outputs.claim_all(
             [(_level_path(folder, rows, cols, seed, index, variant), "") for index in range(count)]
         )
-    progress = Progress(count, "generating", err)
+    progress = Progress(count, "generating", err, enabled=not hardest)
     for index in range(count):
         rng = level_rng(seed, index)
         if variant is not None:
@@ -72,7 +81,10 @@ def run_generate(
             progress.advance(f"#{index + 1}")
             continue
         wanted = colors if colors is not None else default_colors(rows, cols, rng)
-        level = make_level(rows, cols, wanted, rng, difficulty=difficulty)
+        if hardest:
+            level = _hardest(rows, cols, wanted, seed, index, iterations, workers, err)
+        else:
+            level = make_level(rows, cols, wanted, rng, difficulty=difficulty)
         source = Source(kind="generated", details={"seed": seed, "index": index, "size": f"{rows}x{cols}"})
         level = replace(level, puzzle=level.puzzle.with_source(source))
         if folder is not None:
@@ -85,6 +97,31 @@ def run_generate(
         progress.advance(f"#{index + 1}")
     progress.close()
     return 0
+
+
+def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) -> Level:
+    """One run of the pool optimizer, its progress on stderr (a bar on a terminal, else a line per
+    tenth), and its figures at the end."""
+    from flowbot.generate.optimize import DEFAULT_ITERATIONS, hardest
+
+    total = iterations or DEFAULT_ITERATIONS
+    bar = Progress(total, f"level {index + 1}: optimizing", err)
+    step = max(1, total // 10)
+
+    def report(done: int, best) -> None:
+        bar.advance(f"best {best.difficulty:.1f}")
+        if not bar.enabled and (done % step == 0 or done == total):
+            err.write(f"level {index + 1}: {done}/{total} candidates, hardest so far {best.difficulty:.1f}\n")
+            err.flush()
+
+    outcome = hardest(rows, cols, colors, seed, total, workers, report, index=index)
+    bar.close()
+    pool = ", ".join(f"{difficulty:.1f}" for difficulty in outcome.pool)
+    err.write(
+        f"level {index + 1}: {outcome.iterations} candidates in {outcome.seconds:.1f}s on {outcome.workers} "
+        f"processes ({outcome.per_second_per_core:.2f} per second per core); pool: {pool}\n"
+    )
+    return outcome.level
 
 
 def _level_path(

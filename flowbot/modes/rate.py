@@ -16,10 +16,11 @@ from flowbot.solve.sat import solve
 SOLVABLE_CHECK_SECONDS = 30.0
 
 
-def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO) -> int:
+def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO, steps: bool = False) -> int:
     """Rate every puzzle of every file; 2 when an input is unreadable, else 1 when one has no solution.
 
-    A puzzle with no solution gets no difficulty: it is reported as unsolvable.
+    A puzzle with no solution gets no difficulty: it is reported as unsolvable. With `steps`, the
+    solver's record follows: each layer's kind, how many moves it made, and their reasons.
     """
     loaded = load_all(paths)
     progress = Progress(len(loaded), "rating", err, enabled=as_json)
@@ -60,6 +61,11 @@ def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO) -
             record = {"source": outcome.source, "index": outcome.index, "status": "rated"}
             record["puzzle"] = outcome.puzzle.to_rows()
             record.update(rating.as_dict())
+            if steps:
+                record["steps"] = [
+                    {"kind": step.kind, "moves": len(step.moves), "why": _reasons(step)}
+                    for step in rating.steps
+                ]
             out.write(json.dumps(record) + "\n")
         else:
             depth = ", ".join(f"{kind} {rating.depth[kind]}" for kind in KINDS if rating.depth[kind])
@@ -72,7 +78,18 @@ def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO) -
                 f"{name}: {outcome.puzzle.size}, difficulty {rating.difficulty:.1f} ({rating.band}); "
                 f"{verdict}; layers: {depth or 'none'}; widest layer {rating.width} moves\n"
             )
+            if steps:
+                for number, step in enumerate(rating.steps, 1):
+                    reasons = _reasons(step)
+                    extra = len(reasons) - 1
+                    more = f" (and {extra} more reason{'s' if extra > 1 else ''})" if extra else ""
+                    out.write(f"  {number:3}. {step.kind}, {len(step.moves)} moves: {reasons[0]}{more}\n")
         out.flush()
         progress.advance(f"#{outcome.index}")
     progress.close()
     return code
+
+
+def _reasons(step) -> list[str]:
+    """The distinct reasons of a step's moves, in order."""
+    return list(dict.fromkeys(move[3] for move in step.moves))

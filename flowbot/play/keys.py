@@ -19,7 +19,7 @@ _ESCAPE_TAILS = {
     "[A": "up", "[B": "down", "[C": "right", "[D": "left",
     "OA": "up", "OB": "down", "OC": "right", "OD": "left",
 }  # fmt: skip
-_LETTERS = frozenset("aruqnp")
+_LETTERS = frozenset("aruqnph")
 
 ESCAPE = 27
 

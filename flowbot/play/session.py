@@ -1,7 +1,8 @@
 """The terminal game's state and key handling, with no terminal: key names in, board and cursor out.
 
 Keys (by name): up, down, left, right move the cursor; enter picks up a colour on a dot or a pipe and
-drops it anywhere else; a shows the solver's solution; u undoes; r restarts; n and p change level;
+drops it anywhere else; h shows the next reasoning step (and why) and marks its cells; a shows the
+solver's solution; u undoes; r restarts; n and p change level;
 q quits. While a colour is picked up the cursor is the head of its pipe, so moving draws the pipe.
 
 Undo works stroke by stroke: each level keeps a stack of boards, one pushed when a colour is picked
@@ -64,6 +65,8 @@ class PlaySession:
         self.message = levels.note
         self.animation: Animation | None = None
         self._states: dict[int, _LevelState] = {}
+        # The cells the last hint points at; shown until the next key.
+        self.hint_cells: frozenset[Cell] = frozenset()
         self._solutions: dict[int, Solution] = {}
 
     # --- what is shown -----------------------------------------------------------------------------
@@ -135,6 +138,7 @@ class PlaySession:
         if key == "q":
             return False
         self.message = ""
+        self.hint_cells = frozenset()
         if self._pending is not None:
             # Any other key stops the wait; the solver's thread is left to finish on its own.
             self._pending = None
@@ -158,6 +162,8 @@ class PlaySession:
             self._restart()
         elif key == "a":
             self._animate()
+        elif key == "h":
+            self._hint()
         elif key == "n":
             self._next()
         elif key == "p":
@@ -258,6 +264,34 @@ class PlaySession:
         self._push(self._copy(board))
         board.restart()
         self.message = "restarted (u undoes)"
+
+    def _hint(self) -> None:
+        """Show the next reasoning step from the pipes drawn so far, and mark its cells."""
+        from flowbot.errors import PuzzleError
+        from flowbot.rate.hint import Hint, hint_from, position_from_paths, wrong_cells
+        from flowbot.rate.human import Contradiction
+
+        if self.holding is not None:
+            self.board.release()
+        puzzle = self.board.puzzle
+        pipes = [pipe if len(pipe) >= 2 else [] for pipe in self.board.pipes]
+        solution = self.level.solution or self._solutions.get(self.index)
+        try:
+            state = position_from_paths(puzzle, pipes)
+            wrong = wrong_cells(state, solution) if solution is not None else []
+            if wrong:
+                hint = Hint("undo", (), (), "it is not in the level's one solution", wrong=tuple(wrong))
+            else:
+                hint = hint_from(state)
+        except (PuzzleError, Contradiction) as broken:
+            why = getattr(broken, "why", str(broken))
+            self.message = f"hint: something drawn cannot be finished ({why}) - undo it"
+            return
+        self.hint_cells = frozenset(hint.cells())
+        if hint.wrong:
+            self.message = f"hint: take the pipe off the marked cell{'s' if len(hint.wrong) > 1 else ''}"
+        else:
+            self.message = f"hint: {hint.line(puzzle)}"
 
     def _animate(self) -> None:
         """Clear the board and start drawing the solver's solution (in the background: once it comes)."""

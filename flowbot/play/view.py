@@ -26,10 +26,10 @@ from flowbot.render import BASIC, XTERM_256
 HUD_WIDTH = 36
 # Title, flows line, and status line around the board and its border.
 TEXT_LINES = 3
-HELP_WIDE = ("arrows move  Enter pick up/drop  a solve  u undo  r restart  n/p level  q quit",)
+HELP_WIDE = ("arrows move  Enter pick up/drop  h hint  a solve  u undo  r restart  n/p level  q quit",)
 HELP_NARROW = (
     "arrows move   Enter pick up/drop",
-    "a solve  u undo  r restart",
+    "h hint  a solve  u undo  r restart",
     "n/p next/previous level  q quit",
 )
 
@@ -199,10 +199,15 @@ def _cell(
         return "  ", Style(reverse=under_cursor)
     dot = puzzle.endpoint_color(cell)
     color = dot if dot is not None else place.get(cell, (None, 0))[0]
+    hinted = cell in session.hint_cells
     if color is None:
         if under_cursor:
             return "[]", Style(bold=True, reverse=True)
+        if hinted:
+            return "<>", Style(bold=True)  # a cell the hint points at
         return glyphs.empty + " ", Style(dim=True)
+    if hinted:
+        under_cursor = True  # the cursor's mark shows a hinted pipe cell or dot too
     label = puzzle.colors[color].label
     rgb = display_rgb(puzzle, color)
     if depth >= XTERM_256:

@@ -5,17 +5,31 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from flowbot.model import Puzzle
+from flowbot.model import Puzzle, cell_name
 
 UNKNOWN, ON, OFF = 0, 1, 2
 
-# Deduction kinds, cheapest first. "uniqueness" holds only because real levels have one solution
-# (no path runs alongside itself, so no 2x2 block of one colour); it is reported separately.
-KINDS = ("forced", "dead_end", "stranded", "bottleneck", "must_pass", "uniqueness", "contradiction")
+# Deduction kinds, cheapest first. "uniqueness" is the rule that no path runs alongside itself (which
+# real levels keep, so their solution is unique). The contradictions try a move and follow what it
+# forces: a short chain, a longer one, a long one (bounded by CHAINS).
+KINDS = (
+    "forced",
+    "stranded",
+    "bottleneck",
+    "must_pass",
+    "uniqueness",
+    "contradiction",
+    "long_contradiction",
+    "deep_contradiction",
+)
 
 
 class Contradiction(Exception):
-    """The state breaks a rule: no solution goes through it."""
+    """The state breaks a rule: no solution goes through it. `why` says which, in a player's words."""
+
+    def __init__(self, why: str = "the flows could not all be finished") -> None:
+        super().__init__(why)
+        self.why = why
 
 
 @dataclass
@@ -31,6 +45,12 @@ class Board:
     ends: list[tuple[int, int]] = field(default_factory=list)
     index: dict[tuple[int, int], int] = field(default_factory=dict)
     links: list[list[tuple[int, int]]] = field(default_factory=list)
+    # Per cell: its bit in flood-fill masks (rows of cols + 1 bits, the spare bit stops wrapping).
+    bit: list[int] = field(default_factory=list)
+    stride: int = 0
+    down: list[bool] = field(default_factory=list)  # per edge: True when it joins a cell to the one below
+    # Per cell, per diagonal: (edge to arm a, edge to arm b, edges from the inner cell to a and to b).
+    corners: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Board:
@@ -51,7 +71,24 @@ class Board:
         board.links = [[(e, board.other(e, i)) for e in board.incident[i]] for i in range(len(board.cells))]
         board.need = [1 if puzzle.endpoint_color(cell) is not None else 2 for cell in board.cells]
         board.ends = [(index[a], index[b]) for a, b in puzzle.endpoints]
+        board.corners = [board._corners_of(i) for i in range(len(board.cells))]
+        board.stride = puzzle.cols + 1
+        board.bit = [1 << (row * board.stride + col) for row, col in board.cells]
+        board.down = [board.cells[j][0] != board.cells[i][0] for i, j in board.edges]
         return board
+
+    def _corners_of(self, u: int) -> list[tuple[int, int, int, int]]:
+        """The turns a path can make at cell u, each with the edges of the cell inside the turn."""
+        row, col = self.cells[u]
+        found = []
+        for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+            a, b = self.index.get((row, col + dc)), self.index.get((row + dr, col))
+            d = self.index.get((row + dr, col + dc))
+            if a is None or b is None or d is None:
+                continue
+            edge = self.edge_index
+            found.append((edge[(u, a)], edge[(u, b)], edge[(d, a)], edge[(d, b)]))
+        return found
 
     def other(self, e: int, i: int) -> int:
         """The cell at the far end of edge e from cell i."""
@@ -62,7 +99,7 @@ class Board:
 class State:
     """What is known so far: each edge on, off or unknown, and the colours each cell may still take."""
 
-    __slots__ = ("board", "domain", "edge", "on", "open")
+    __slots__ = ("across", "board", "cmask", "domain", "down", "edge", "on", "open", "reach", "tail", "tried")
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -71,16 +108,39 @@ class State:
         self.domain = [every] * len(board.cells)
         for color, (a, b) in enumerate(board.ends):
             self.domain[a] = self.domain[b] = 1 << color
+        # The suppositions last tried on this very state: (chain limit, the trials cut short by it).
+        self.tried: tuple[int, list[tuple[int, int]]] | None = None
+        # The edges not yet ruled out, as masks of their left (top) cells: across and down.
+        self.across = self.down = 0
+        for e, (i, _j) in enumerate(board.edges):
+            if board.down[e]:
+                self.down |= board.bit[i]
+            else:
+                self.across |= board.bit[i]
+        # Per colour: the cells that may still take it, as bits of board.bit (for fast flood fills).
+        self.cmask = [0] * len(board.ends)
+        for i, mask in enumerate(self.domain):
+            for color in range(len(board.ends)):
+                if mask >> color & 1:
+                    self.cmask[color] |= board.bit[i]
         # Per cell: how many of its edges are on, and how many still undecided.
         self.on = [0] * len(board.cells)
         self.open = [len(edges) for edges in board.incident]
+        # Per cell at the end of a piece of path: the cell at the piece's other end (itself when alone).
+        self.tail = list(range(len(board.cells)))
+        # Per colour: the cells it reached when last looked at (None: look again). Reach only shrinks,
+        # so it stays right until a cell inside it changes; propagate.settle keeps it so.
+        self.reach: list[bytearray | None] = [None] * len(board.ends)
 
     def copy(self) -> State:
         """An independent copy for trying a move."""
         twin = State.__new__(State)
         twin.board = self.board
         twin.edge, twin.domain = list(self.edge), list(self.domain)
-        twin.on, twin.open = list(self.on), list(self.open)
+        twin.on, twin.open, twin.tail = list(self.on), list(self.open), list(self.tail)
+        twin.reach, twin.cmask = list(self.reach), list(self.cmask)
+        twin.across, twin.down = self.across, self.down
+        twin.tried = None
         return twin
 
     def solved(self) -> bool:
@@ -100,13 +160,31 @@ class State:
         current = self.edge[e]
         if current == value:
             return False
+        i, j = self.board.edges[e]
         if current != UNKNOWN:
-            raise Contradiction
+            raise Contradiction(
+                f"{name(self.board, i)} and {name(self.board, j)} would both be joined and not"
+            )
+        if value == ON:
+            need = self.board.need
+            for cell in (i, j):
+                if self.on[cell] >= need[cell]:
+                    raise Contradiction(
+                        f"{name(self.board, cell)} would have more joins than a flow can take"
+                    )
+            far_i, far_j = self.tail[i], self.tail[j]
+            if far_i == j:
+                raise Contradiction(f"a flow would close a loop at {name(self.board, i)}")
+            self.tail[far_i], self.tail[far_j] = far_j, far_i
+            self.on[i] += 1
+            self.on[j] += 1
+        elif self.board.down[e]:
+            self.down &= ~self.board.bit[i]
+        else:
+            self.across &= ~self.board.bit[i]
         self.edge[e] = value
-        for cell in self.board.edges[e]:
-            self.open[cell] -= 1
-            if value == ON:
-                self.on[cell] += 1
+        self.open[i] -= 1
+        self.open[j] -= 1
         return True
 
     def restrict(self, i: int, mask: int) -> bool:
@@ -115,23 +193,50 @@ class State:
         if narrowed == self.domain[i]:
             return False
         if narrowed == 0:
-            raise Contradiction
+            raise Contradiction(f"{name(self.board, i)} could take no colour")
+        removed = self.domain[i] & ~narrowed
         self.domain[i] = narrowed
+        keep = ~self.board.bit[i]
+        while removed:
+            low = removed & -removed
+            self.cmask[low.bit_length() - 1] &= keep
+            removed ^= low
         return True
 
 
-Move = tuple[str, int, int]  # ("edge", e, ON|OFF) or ("colour", cell, mask)
+Move = tuple[str, int, int, str]
+"""("edge", e, ON|OFF, why) or ("colour", cell, mask, why): a deduction and, in a player's words, why."""
 
 
 def apply(state: State, moves: list[Move]) -> int:
     """Apply moves; return how many changed something. Contradiction propagates."""
     changed = 0
-    for kind, target, value in moves:
+    for kind, target, value, _why in moves:
         if kind == "edge":
             changed += state.set_edge(target, value)
         else:
             changed += state.restrict(target, value)
+    if changed:
+        state.reach = [None] * len(state.reach)
+        state.tried = None
     return changed
+
+
+def name(board: Board, i: int) -> str:
+    """A cell as a player reads it."""
+    return cell_name(board.cells[i])
+
+
+def color_name(board: Board, color: int) -> str:
+    """A colour as a player reads it: its palette name, else its label."""
+    known = board.puzzle.colors[color]
+    return known.name or f"colour {known.label}"
+
+
+def colors_of(board: Board, mask: int) -> str:
+    """The colours in a bit mask, as words."""
+    names = [color_name(board, c) for c in range(len(board.ends)) if mask >> c & 1]
+    return " or ".join(names) if names else "no colour"
 
 
 # --- the rules: each looks at one state and returns every move of its kind it can find ---------
@@ -145,44 +250,42 @@ def forced(state: State) -> list[Move]:
     for i in range(len(board.cells)):
         on, unknown = state.counts(i)
         if on > board.need[i] or on + unknown < board.need[i]:
-            raise Contradiction
+            raise Contradiction(f"{name(board, i)} cannot be joined as it must")
         if unknown and (on == board.need[i] or on + unknown == board.need[i]):
-            value = OFF if on == board.need[i] else ON
-            moves.extend(("edge", e, value) for e in board.incident[i] if edge[e] == UNKNOWN)
-    roots = _path_pieces(state)
+            if on == board.need[i]:
+                why = f"{name(board, i)} already has its {'end' if board.need[i] == 1 else 'two joins'}"
+                moves.extend(("edge", e, OFF, why) for e in board.incident[i] if edge[e] == UNKNOWN)
+            else:
+                why = _no_choice(state, i)
+                moves.extend(("edge", e, ON, why) for e in board.incident[i] if edge[e] == UNKNOWN)
     for e, (i, j) in enumerate(board.edges):
         if edge[e] == ON:
             if domain[i] != domain[j]:
                 shared = domain[i] & domain[j]
-                moves.append(("colour", i, shared))
-                moves.append(("colour", j, shared))
-        elif edge[e] == UNKNOWN and (domain[i] & domain[j] == 0 or roots[i] == roots[j]):
-            moves.append(("edge", e, OFF))  # different colours, or it would close a loop
+                both = colors_of(board, shared)
+                if shared & (shared - 1):
+                    both = "one of " + both.replace(" or ", ", ")
+                why = f"{name(board, i)} and {name(board, j)} are joined: both {both}"
+                moves.append(("colour", i, shared, why))
+                moves.append(("colour", j, shared, why))
+        elif edge[e] == UNKNOWN:
+            if domain[i] & domain[j] == 0:
+                why = f"{name(board, i)} and {name(board, j)} cannot share a colour"
+                moves.append(("edge", e, OFF, why))
+            elif state.tail[i] == j:
+                why = f"joining {name(board, i)} to {name(board, j)} would close a loop"
+                moves.append(("edge", e, OFF, why))
     return moves
 
 
-def dead_ends(state: State) -> list[Move]:
-    """An edge is off when joining it would leave a neighbouring cell unable to be passed through."""
-    board, edge = state.board, state.edge
-    moves: list[Move] = []
-    counts = [state.counts(i) for i in range(len(board.cells))]
-    for e, (i, j) in enumerate(board.edges):
-        if edge[e] != UNKNOWN:
-            continue
-        lost: dict[int, int] = {}
-        for cell in (i, j):
-            on, _ = counts[cell]
-            if on + 1 == board.need[cell]:  # joining fills this cell: its other open edges close
-                for other in board.incident[cell]:
-                    if other != e and edge[other] == UNKNOWN:
-                        far = board.other(other, cell)
-                        lost[far] = lost.get(far, 0) + 1
-        for cell, closed in lost.items():
-            on, unknown = counts[cell]
-            if on + unknown - closed < board.need[cell]:
-                moves.append(("edge", e, OFF))
-                break
-    return moves
+def _no_choice(state: State, i: int) -> str:
+    """Why a cell must take every open side it has left, in a player's words."""
+    board = state.board
+    if board.need[i] == 1:
+        return f"the {colors_of(board, state.domain[i])} end at {name(board, i)} has only one way out"
+    if state.on[i] == 0:
+        return f"{name(board, i)} has only two open sides, so the flow through it uses both"
+    return f"the flow at {name(board, i)} has only one way to go on"
 
 
 def stranded(state: State) -> list[Move]:
@@ -192,12 +295,14 @@ def stranded(state: State) -> list[Move]:
     for color, (a, b) in enumerate(board.ends):
         bit = 1 << color
         # Reaching is symmetric, so what a reaches is what b reaches once a reaches b.
-        reached = _reach(state, a, bit)
-        if not reached[b]:
-            raise Contradiction
-        for i, mask in enumerate(domain):
-            if mask & bit and mask != bit and not reached[i]:
-                moves.append(("colour", i, mask & ~bit))
+        reached = _reach(state, a, state.cmask[color])
+        if not reached & board.bit[b]:
+            raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
+        for i in cells_of(board, state.cmask[color] & ~reached):
+            if domain[i] == bit:
+                raise Contradiction(f"{color_name(board, color)} cannot reach {name(board, i)}")
+            why = f"{color_name(board, color)} cannot reach {name(board, i)}"
+            moves.append(("colour", i, domain[i] & ~bit, why))
     return moves
 
 
@@ -212,131 +317,197 @@ def must_pass(state: State) -> list[Move]:
 
 
 def uniqueness(state: State) -> list[Move]:
-    """Valid because the solution is unique: two cells of one colour side by side are joined, and a
-    cell next to a known colour across an open-for-sure gap is not that colour."""
+    """A path never runs alongside itself: two cells of one colour side by side are joined, a cell next
+    to a known colour across a gap is not that colour, and the cell inside a turn takes neither arm."""
     board, edge, domain = state.board, state.edge, state.domain
     moves: list[Move] = _inside_corners(state)
     for e, (i, j) in enumerate(board.edges):
         single_i = domain[i] & (domain[i] - 1) == 0
         single_j = domain[j] & (domain[j] - 1) == 0
         if edge[e] == UNKNOWN and single_i and single_j and domain[i] == domain[j]:
-            moves.append(("edge", e, ON))
+            why = (
+                f"{name(board, i)} and {name(board, j)} are both {colors_of(board, domain[i])} side by side: "
+                "a flow never runs alongside itself, so they are joined"
+            )
+            moves.append(("edge", e, ON, why))
         elif edge[e] == OFF:
-            if single_i and domain[j] & domain[i]:
-                moves.append(("colour", j, ~domain[i]))
-            if single_j and domain[i] & domain[j]:
-                moves.append(("colour", i, ~domain[j]))
+            for one, two in ((i, j), (j, i)):
+                if domain[one] & (domain[one] - 1) == 0 and domain[two] & domain[one]:
+                    color = colors_of(board, domain[one])
+                    why = (
+                        f"{name(board, two)} is not joined to the {color} {name(board, one)}, "
+                        f"so it cannot be {color} (the flow would touch itself)"
+                    )
+                    moves.append(("colour", two, ~domain[one], why))
     return moves
 
 
-def propagate_cheaply(state: State) -> None:
-    """What a person checks after trying a move: forced moves and dead ends until they run out, then
-    whether a colour got cut off (Contradiction when one did)."""
-    while True:
-        while apply(state, forced(state)) or apply(state, dead_ends(state)):
-            pass
-        if not apply(state, stranded(state)):
-            return
+# How many cells or edges a supposition may change before a player would give up following it.
+CHAINS = {"contradiction": 24, "long_contradiction": 96, "deep_contradiction": 400}
+
+
+def _suppose(state: State, limit: int) -> list[Move]:
+    """Try each open edge both ways (frontier first); a choice whose consequences break a rule within
+    `limit` changes is wrong, so the other holds."""
+    # propagate builds on this module's State, so it comes in here, when first needed.
+    from flowbot.rate.propagate import TooLong, fill_reach, settle
+
+    edge = state.edge
+    fill_reach(state)  # every trial's copy shares these until a cell it reached changes
+    if state.tried is not None and state.tried[0] < limit:
+        # Same state, a longer chain allowed: only trials cut short last time can end differently.
+        moves, cut_short = _trials(state, state.tried[1], limit, TooLong, settle)
+    else:
+        # A player tries moves at the ends of the flows first, and looks elsewhere only when none fails.
+        frontier = _frontier(state)
+        marked = set(frontier)
+        moves, cut_short = _trials(
+            state, [(e, v) for e in frontier for v in (ON, OFF)], limit, TooLong, settle
+        )
+        if moves:
+            return moves
+        rest = [(e, v) for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked for v in (ON, OFF)]
+        moves, more = _trials(state, rest, limit, TooLong, settle)
+        cut_short += more
+    state.tried = (limit, cut_short)
+    return moves
+
+
+def _trials(state: State, order: list[tuple[int, int]], limit: int, too_long, settle) -> tuple[list, list]:
+    """Suppose each (edge, value) in turn: the moves its contradictions prove, and the trials cut short."""
+    board = state.board
+    moves: list[Move] = []
+    cut_short: list[tuple[int, int]] = []
+    decided = set()
+    for e, value in order:
+        if e in decided:
+            continue
+        i, j = board.edges[e]
+        trial = state.copy()
+        try:
+            trial.set_edge(e, value)
+            settle(trial, [i, j], limit=limit)
+        except Contradiction as broken:
+            tried = "joined" if value == ON else "kept apart"
+            why = f"if {name(board, i)} and {name(board, j)} were {tried}, {broken.why}"
+            moves.append(("edge", e, OFF if value == ON else ON, why))
+            decided.add(e)
+        except too_long:
+            cut_short.append((e, value))
+    return moves, cut_short
 
 
 def contradiction(state: State) -> list[Move]:
-    """Try each open edge at a path's end both ways; a choice that the cheaper rules break is wrong."""
-    edge = state.edge
-    moves: list[Move] = []
-    for e in _frontier(state):
-        for value, opposite in ((ON, OFF), (OFF, ON)):
-            trial = state.copy()
-            try:
-                trial.set_edge(e, value)
-                propagate_cheaply(trial)
-            except Contradiction:
-                moves.append(("edge", e, opposite))
-                break
-    return [move for move in moves if edge[move[1]] == UNKNOWN]
+    """A supposition that breaks a rule within a few forced moves."""
+    return _suppose(state, CHAINS["contradiction"])
+
+
+def long_contradiction(state: State) -> list[Move]:
+    """A supposition that breaks a rule within a longer chain of forced moves."""
+    return _suppose(state, CHAINS["long_contradiction"])
+
+
+def deep_contradiction(state: State) -> list[Move]:
+    """A supposition that breaks a rule only after a long chain: the hardest step a player takes."""
+    return _suppose(state, CHAINS["deep_contradiction"])
 
 
 RULES = {
     "forced": forced,
-    "dead_end": dead_ends,
     "stranded": stranded,
     "bottleneck": bottleneck,
     "must_pass": must_pass,
     "uniqueness": uniqueness,
     "contradiction": contradiction,
+    "long_contradiction": long_contradiction,
+    "deep_contradiction": deep_contradiction,
 }
 
 
 # --- helpers --------------------------------------------------------------------------------------
 
 
-def _path_pieces(state: State) -> list[int]:
-    """A label per cell: cells joined by on-edges share it (each piece of a path)."""
-    board = state.board
-    parent = list(range(len(board.cells)))
+def _reach(
+    state: State, start: int, allowed: int, avoid: int = -1, ways: tuple[int, int] | None = None
+) -> int:
+    """Cells (as a mask of board.bit) a path can reach from `start` through allowed cells: along
+    on-edges, or open edges between cells that both still have room."""
+    if avoid >= 0:
+        allowed &= ~state.board.bit[avoid]
+    return flood(state.board.bit[start], allowed, ways or open_ways(state), state.board.stride)
 
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
 
+def open_ways(state: State) -> tuple[int, int]:
+    """Edges a path may still take, as masks of their left (top) cells: (across, down)."""
+    board, edge, on, need, bit = state.board, state.edge, state.on, state.board.need, state.board.bit
+    across, down = state.across, state.down
     for e, (i, j) in enumerate(board.edges):
-        if state.edge[e] == ON:
-            parent[find(i)] = find(j)
-    return [find(i) for i in range(len(board.cells))]
+        if edge[e] == UNKNOWN and (on[i] >= need[i] or on[j] >= need[j]):
+            if board.down[e]:
+                down &= ~bit[i]
+            else:
+                across &= ~bit[i]
+    return across, down
 
 
-def _reach(state: State, start: int, bit: int, avoid: int = -1) -> bytearray:
-    """Cells a path of one colour can reach from `start` (as a 0/1 array): along on-edges, or through
-    open edges between cells that may take the colour and still have room."""
-    board, edge, domain, on, need = state.board, state.edge, state.domain, state.on, state.board.need
-    links = board.links
-    seen = bytearray(len(domain))
-    seen[start] = 1
-    if avoid >= 0:
-        seen[avoid] = 1  # never entered
-    stack = [start]
-    while stack:
-        i = stack.pop()
-        room = on[i] < need[i]
-        for e, j in links[i]:
-            if seen[j] or not domain[j] & bit:
-                continue
-            state_e = edge[e]
-            if state_e == OFF or (state_e == UNKNOWN and not (room and on[j] < need[j])):
-                continue
-            seen[j] = 1
-            stack.append(j)
-    if avoid >= 0:
-        seen[avoid] = 0
-    return seen
+def flood(start: int, allowed: int, ways: tuple[int, int], stride: int) -> int:
+    """The cells reached from start through allowed cells along the open ways."""
+    across, down = ways
+    reached = start
+    while True:
+        grown = (
+            reached
+            | (
+                ((reached & across) << 1)
+                | ((reached >> 1) & across)
+                | ((reached & down) << stride)
+                | ((reached >> stride) & down)
+            )
+            & allowed
+        )
+        if grown == reached:
+            return reached
+        reached = grown
+
+
+def cells_of(board: Board, mask: int) -> list[int]:
+    """The cell numbers whose bits are set in a mask."""
+    index, stride = board.index, board.stride
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(index[divmod(low.bit_length() - 1, stride)])
+        mask ^= low
+    return cells
 
 
 def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
     """Cells that separate a colour's two ends: in the colour's own reach, or among all open cells."""
     board, domain = state.board, state.domain
     every = (1 << len(board.ends)) - 1
+    everywhere = sum(board.bit)
+    ways = open_ways(state)
     moves: list[Move] = []
     for color, (a, b) in enumerate(board.ends):
         bit = 1 << color
-        if _pieces_joined(state, a, b):
-            continue
+        if state.tail[a] == b:
+            continue  # already one path from end to end
         mask = bit if own_colour_only else every
+        allowed = state.cmask[color] if own_colour_only else everywhere
         route = _route(state, a, b, mask)
         if route is None:
-            raise Contradiction
+            raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
         for i in route[1:-1]:
             if domain[i] == bit:
                 continue
-            if not _reach(state, a, mask, avoid=i)[b]:
-                moves.append(("colour", i, bit))
+            if not _reach(state, a, allowed, avoid=i, ways=ways) & board.bit[b]:
+                why = (
+                    f"every way {color_name(board, color)} can still go passes {name(board, i)}"
+                    if own_colour_only
+                    else f"{name(board, i)} is the only way through for {color_name(board, color)}"
+                )
+                moves.append(("colour", i, bit, why))
     return moves
-
-
-def _pieces_joined(state: State, a: int, b: int) -> bool:
-    """True when on-edges already join the two cells."""
-    pieces = _path_pieces(state)
-    return pieces[a] == pieces[b]
 
 
 def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
@@ -381,7 +552,11 @@ def _inside_corners(state: State) -> list[Move]:
                 for arm in (a, b):
                     e = board.edge_index[(d, arm)]
                     if edge[e] == UNKNOWN:
-                        moves.append(("edge", e, OFF))
+                        why = (
+                            f"the flow turns at {name(board, u)}: {name(board, d)}, inside the turn, "
+                            f"cannot join {name(board, arm)} without the flow touching itself"
+                        )
+                        moves.append(("edge", e, OFF, why))
     return moves
 
 

@@ -6,17 +6,27 @@ import time
 from dataclasses import dataclass
 
 from flowbot.model import Puzzle
-from flowbot.rate.human import KINDS, RULES, Board, Contradiction, State, apply
+from flowbot.rate.human import KINDS, RULES, Board, Contradiction, Move, State, apply
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One layer of deduction: the kind of reasoning and every move it found, each with its reason."""
+
+    kind: str
+    moves: tuple[Move, ...]
+
 
 # How much one layer of each kind adds to the difficulty: the dearer the reasoning, the more.
 WEIGHTS = {
     "forced": 0.2,
-    "dead_end": 1.0,
     "stranded": 2.0,
     "bottleneck": 3.0,
     "must_pass": 4.0,
     "uniqueness": 2.0,
-    "contradiction": 8.0,
+    "contradiction": 6.0,
+    "long_contradiction": 10.0,
+    "deep_contradiction": 16.0,
 }
 # What a puzzle deduction cannot finish costs: plus a share for every cell it left open.
 UNFINISHED = 40.0
@@ -36,6 +46,7 @@ class Rating:
     open_cells: int
     seconds: float
     deduced: tuple[str, ...] | None = None  # the solved grid, when deduction finished it
+    steps: tuple[Step, ...] = ()  # the record: what each layer settled and why
 
     @property
     def reasoning(self) -> float:
@@ -75,6 +86,7 @@ def rate(puzzle: Puzzle, *, kinds: tuple[str, ...] = KINDS, max_layers: int = 20
     width = 0
     layers = 0
     stuck = False
+    steps: list[Step] = []
     try:
         while not state.solved() and layers < max_layers:
             for kind in kinds:
@@ -83,6 +95,7 @@ def rate(puzzle: Puzzle, *, kinds: tuple[str, ...] = KINDS, max_layers: int = 20
                     depth[kind] += 1
                     width = max(width, len(moves))
                     layers += 1
+                    steps.append(Step(kind, tuple(moves)))
                     break
             else:
                 stuck = True
@@ -96,7 +109,7 @@ def rate(puzzle: Puzzle, *, kinds: tuple[str, ...] = KINDS, max_layers: int = 20
         difficulty += UNFINISHED + 100.0 * open_cells / max(1, len(board.cells))
     deduced = _grid(puzzle, board, state) if solved else None
     seconds = time.perf_counter() - started
-    return Rating(difficulty, solved, depth, width, layers, open_cells, seconds, deduced)
+    return Rating(difficulty, solved, depth, width, layers, open_cells, seconds, deduced, tuple(steps))
 
 
 def _grid(puzzle: Puzzle, board: Board, state: State) -> tuple[str, ...]:

@@ -1,0 +1,109 @@
+"""`flowbot hint`: the next reasoning step for a puzzle file or a screenshot, drawn on the screenshot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TextIO
+
+from flowbot.errors import InputFileError, PuzzleError, UsageError
+from flowbot.formats import (
+    atomic_write_bytes,
+    check_output,
+    is_image_bytes,
+    read_entries,
+    read_input_bytes,
+    read_text_file,
+)
+from flowbot.model import Puzzle
+from flowbot.rate.hint import Hint, next_hint
+from flowbot.solve.sat import solve
+
+
+def run_hint(
+    path: str,
+    *,
+    state: str | None,
+    index: int,
+    picture: str | None,
+    as_json: bool,
+    force: bool,
+    out: TextIO,
+) -> int:
+    """Print the next step for the puzzle in `path` from the drawn position in `state` (none drawn
+    when None); for a screenshot also write the step drawn on it to `picture`."""
+    data = read_input_bytes(path)
+    reading = None
+    if is_image_bytes(data):
+        from flowbot.capture.read import read_image
+
+        reading = read_image(data, path)
+        puzzle = reading.puzzle
+        target = check_output(picture or default_picture(path), force=force, inputs=[path])
+    else:
+        if picture is not None:
+            raise UsageError("--picture needs a screenshot: a puzzle file has no picture to draw on")
+        puzzle = _one_puzzle(path, index)
+    if puzzle.is_graph:
+        raise UsageError(
+            f"{path}: a {puzzle.kind} board (bridges, hexes, warps or walls): hints reason on classic "
+            "square boards only (flowbot solve solves it)"
+        )
+    drawn = read_text_file(state).splitlines() if state is not None else None
+    # The solution only judges what was drawn; the hint itself comes from reasoning alone.
+    solution = None
+    if drawn is not None:
+        result = solve(puzzle, allow_touching=False)
+        solution = result.solution if result.status == "solved" else None
+    try:
+        hint = next_hint(puzzle, drawn, solution)
+    except PuzzleError as error:
+        raise PuzzleError(f"{state}: {error}") from None
+    if as_json:
+        record = {"source": path, "puzzle": puzzle.to_rows(), "hint": hint.as_dict(puzzle)}
+        record["text"] = hint.text(puzzle)
+    if reading is not None:
+        from flowbot.capture.image import decode_image
+        from flowbot.capture.overlay import draw_hint, encode_png
+
+        frame = decode_image(data)
+        image = draw_hint(
+            frame,
+            reading.geometry,
+            reading.seen_rgb,
+            list(hint.joins),
+            list(hint.colored),
+            [cell for cell in hint.cells() if cell not in hint.wrong],
+            list(hint.wrong),
+            hint.text(puzzle),
+        )
+        atomic_write_bytes(target, encode_png(image))
+        if as_json:
+            record["picture"] = str(target)
+    if as_json:
+        out.write(json.dumps(record) + "\n")
+    else:
+        out.write(hint.text(puzzle) + "\n")
+        if reading is not None:
+            out.write(f"picture: {target}\n")
+    return 0
+
+
+def default_picture(path: str) -> str:
+    """Where the picture of a screenshot's hint goes by default: NAME.hint.png in the current folder."""
+    return f"{Path(path).stem}.hint.png"
+
+
+def _one_puzzle(path: str, index: int) -> Puzzle:
+    """The puzzle at `index` in a puzzle file."""
+    entries = read_entries(path)
+    if not 0 <= index < len(entries):
+        raise InputFileError(f"{path}: has {len(entries)} puzzle(s); --index {index} is not one of them")
+    entry = entries[index]
+    if entry.error is not None:
+        raise entry.error
+    assert entry.puzzle is not None
+    return entry.puzzle
+
+
+__all__ = ["Hint", "default_picture", "run_hint"]

@@ -1,0 +1,65 @@
+"""Fair generation and the --hardest pool optimizer: fair, unique, repeatable, never worse over time."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from flowbot.cli import main
+from flowbot.generate.levels import make_level
+from flowbot.generate.optimize import POOL_SIZE, hardest, hardness
+from flowbot.solve.check import check_paths
+from flowbot.solve.sat import solve
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generated_levels_are_fair(seed):
+    rng = random.Random(seed)
+    level = make_level(7, 7, 6, rng)
+    assert level.rating.solved  # deduction alone finishes it: no guess needed
+    assert list(level.rating.deduced) == level.solution.to_rows()
+
+
+def test_the_optimizer_gives_a_fair_unique_level_and_its_best_never_drops():
+    seen = []
+    outcome = hardest(
+        6, 6, 5, seed=11, iterations=30, workers=1, report=lambda done, best: seen.append(best.score)
+    )
+    level = outcome.level
+    assert outcome.iterations == 30
+    assert level.rating.solved
+    result = solve(level.puzzle, unique=True, allow_touching=False)
+    assert result.status == "solved" and result.unique
+    assert check_paths(level.puzzle, level.solution.paths) == []
+    assert seen == sorted(seen)  # the pool only ever drops its worst
+    assert len(outcome.pool) <= POOL_SIZE
+    assert level.rating.difficulty in outcome.pool
+    assert hardness(level.rating) == pytest.approx(max(seen))
+
+
+def test_the_optimizer_repeats_with_a_seed_on_any_number_of_processes():
+    one = hardest(6, 6, 5, seed=5, iterations=20, workers=1)
+    two = hardest(6, 6, 5, seed=5, iterations=20, workers=2)
+    assert one.level.puzzle.to_rows() == two.level.puzzle.to_rows()
+    assert one.pool == two.pool
+    other = hardest(6, 6, 5, seed=6, iterations=20, workers=1)
+    assert other.level.puzzle.to_rows() != one.level.puzzle.to_rows()
+
+
+def test_generate_hardest_cli(capsys):
+    assert (
+        main(["generate", "--hardest", "--size", "6x6", "--iterations", "16", "--seed", "2", "--json"]) == 0
+    )
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert record["rating"]["deduction_solves"] is True
+    assert "per second per core" in captured.err and "pool:" in captured.err
+    assert "16/16 candidates" in captured.err
+
+
+def test_generate_refuses_optimizer_options_without_hardest(capsys):
+    assert main(["generate", "--size", "6x6", "--iterations", "16"]) == 64
+    assert "--hardest" in capsys.readouterr().err
+    assert main(["generate", "--size", "6x6", "--hardest", "--difficulty", "hard"]) == 64
