@@ -43,6 +43,10 @@ class CaptureError(FlowbotError):
     """An image in which no board can be read, or whose reading cannot be right."""
 
 
+class UnreadableBoardError(CaptureError):
+    """A board was found but is of a kind flowbot cannot read yet (Shapes: cubes, rings)."""
+
+
 class ScaleError(FlowbotError):
     """What the screen shows and where the mouse points do not agree by one factor (HiDPI, Retina,
     several monitors), so a press could land elsewhere: the run stops before any press."""

@@ -114,31 +114,38 @@ def is_image_bytes(data: bytes) -> bool:
     return image_format(data) is not None
 
 
-def read_entries(path: str | os.PathLike[str]) -> list[Loaded]:
-    """Read every puzzle in a file; file-level problems raise, a bad puzzle among several becomes an entry."""
+def read_entries(
+    path: str | os.PathLike[str], read_image: Callable[[bytes, str], Puzzle] | None = None
+) -> list[Loaded]:
+    """Read every puzzle in a file; file-level problems raise, a bad puzzle among several becomes an entry.
+
+    Screenshots are read by `read_image` (bytes, name) -> puzzle, which a layer above both formats and
+    capture passes in (flowbot.loader); without one, an image is refused by name.
+    """
     name = os.fsdecode(path)
     data = _read_bytes(path, name)
     if not data:
         raise InputFileError(f"{name}: file is empty")
     if is_image_bytes(data):
-        # Screenshots are read by the capture stage; its imports (OpenCV) load only when needed.
-        from flowbot.capture.read import read_image
-
+        if read_image is None:
+            raise InputFileError(f"{name}: an image, not a puzzle file")
         try:
-            reading = read_image(data, name)
+            puzzle = read_image(data, name)
         except FlowbotError as error:
             raise _prefixed(error, name) from error
-        return [Loaded(reading.puzzle.source, reading.puzzle, None)]
+        return [Loaded(puzzle.source, puzzle, None)]
     text = _decode(data, name)
     if not text.strip():
         raise InputFileError(f"{name}: file holds only whitespace")
     return parse_text(text, name)
 
 
-def load_puzzles(path: str | os.PathLike[str]) -> list[Puzzle]:
-    """Read every puzzle in a file and raise the first error, if any."""
+def load_puzzles(
+    path: str | os.PathLike[str], read_image: Callable[[bytes, str], Puzzle] | None = None
+) -> list[Puzzle]:
+    """Read every puzzle in a file and raise the first error, if any (images: see read_entries)."""
     puzzles = []
-    for entry in read_entries(path):
+    for entry in read_entries(path, read_image):
         if entry.error is not None:
             raise entry.error
         assert entry.puzzle is not None

@@ -478,11 +478,19 @@ def test_atomic_write_replaces_and_keeps_the_mode(tmp_path):
     ],
 )  # fmt: skip
 def test_bad_files_raise_naming_the_file_and_the_problem(tmp_path, content, error, fragment):
+    from flowbot.loader import read_entries as read_any
+
     path = write(tmp_path, content, "bad.txt")
     with pytest.raises(error, match=fragment) as caught:
-        read_entries(path)
+        read_any(path)  # what users meet: text through formats, images through capture
     assert type(caught.value) is error
     assert str(caught.value).startswith(f"{path}: ")
+
+
+def test_formats_alone_refuse_an_image_by_name_without_reading_it(tmp_path):
+    path = write(tmp_path, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "shot.png")
+    with pytest.raises(InputFileError, match=r"shot\.png: an image, not a puzzle file"):
+        read_entries(path)
 
 
 def test_missing_file(tmp_path):

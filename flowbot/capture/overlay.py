@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import cv2
 import numpy as np
 
-from flowbot.model import Geometry, Solution
+from flowbot.model import Cell, Geometry, Solution
 
 OUTLINE = (255, 255, 255)
 
@@ -34,6 +36,46 @@ def draw_overlay(
         cv2.polylines(picture, [points], False, colour, pipe, cv2.LINE_AA)
         for end in (path[0], path[-1]):
             cv2.circle(picture, _point(*geometry.center(end)), round(0.35 * size), colour, -1, cv2.LINE_AA)
+    return picture
+
+
+def draw_cells_overlay(
+    frame: np.ndarray,
+    centres: dict[Cell, tuple[float, float]],
+    cell_size: float,
+    seen_rgb: tuple[tuple[int, int, int], ...],
+    solution: Solution | None,
+) -> np.ndarray:
+    """draw_overlay for any board (hexagons, bridges, warps): each cell read marked at its middle and,
+    when solved, every path drawn from middle to middle.
+
+    A step between cells far apart is a warp: drawn as two stubs out through the board's edge, not as
+    a line across the board. frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    picture = frame.copy()
+    for x, y in centres.values():
+        cv2.circle(picture, _point(x, y), max(2, round(cell_size / 12)), OUTLINE, 1, cv2.LINE_AA)
+    if solution is None:
+        return picture
+    pipe = max(2, round(cell_size / 3))
+    for index, path in enumerate(solution.paths):
+        colour = _bgr(seen_rgb, index)
+        for first, second in pairwise(path):
+            (x1, y1), (x2, y2) = centres[first], centres[second]
+            if np.hypot(x2 - x1, y2 - y1) <= 1.6 * cell_size:
+                cv2.line(picture, _point(x1, y1), _point(x2, y2), colour, pipe, cv2.LINE_AA)
+                continue
+            # Through a warp: out of each cell towards the edge it leaves by (away from the other).
+            dx, dy = (x2 - x1) / np.hypot(x2 - x1, y2 - y1), (y2 - y1) / np.hypot(x2 - x1, y2 - y1)
+            half = 0.6 * cell_size
+            cv2.line(
+                picture, _point(x1, y1), _point(x1 - dx * half, y1 - dy * half), colour, pipe, cv2.LINE_AA
+            )
+            cv2.line(
+                picture, _point(x2, y2), _point(x2 + dx * half, y2 + dy * half), colour, pipe, cv2.LINE_AA
+            )
+        for end in (path[0], path[-1]):
+            cv2.circle(picture, _point(*centres[end]), round(0.35 * cell_size), colour, -1, cv2.LINE_AA)
     return picture
 
 

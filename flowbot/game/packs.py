@@ -8,7 +8,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from flowbot.errors import FormatError, InputFileError, UsageError
-from flowbot.formats import Loaded, parse_text, read_entries
+from flowbot.formats import Loaded, parse_text
+from flowbot.loader import read_entries
 from flowbot.model import Puzzle
 
 DEFAULT_PACK = "demo"

@@ -11,10 +11,10 @@ from flowbot.formats import (
     atomic_write_bytes,
     check_output,
     is_image_bytes,
-    read_entries,
     read_input_bytes,
     read_text_file,
 )
+from flowbot.loader import read_entries
 from flowbot.model import Puzzle
 from flowbot.rate.hint import Hint, next_hint
 from flowbot.solve.sat import solve

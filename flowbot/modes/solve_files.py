@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import FlowbotError, UsageError
-from flowbot.formats import Outputs, read_entries
+from flowbot.formats import Outputs
+from flowbot.loader import read_entries
 from flowbot.model import Puzzle
 from flowbot.modes.solve_image import check_overlay_path, is_image_file, write_overlay
 from flowbot.progress import Progress

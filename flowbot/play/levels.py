@@ -9,9 +9,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from flowbot.errors import FlowbotError, FormatError, InputFileError, UsageError
-from flowbot.formats import Loaded, read_entries
+from flowbot.formats import Loaded
 from flowbot.generate.levels import make_level
 from flowbot.generate.lines import check_size, default_colors
+from flowbot.loader import read_entries
 from flowbot.model import Puzzle, Solution, Source
 from flowbot.modes.generate import level_rng, parse_size
 from flowbot.modes.solve_files import Outcome, load_all

@@ -14,7 +14,7 @@ from flowbot.capture.variants.reading import BRIDGE, EMPTY, LABELS, NO_CELL, Cel
 from flowbot.capture.variants.shapes import line_directions, looks_square, unreadable_kind
 from flowbot.capture.variants.walls import find_walls
 from flowbot.capture.variants.warps import find_warps, may_warp
-from flowbot.errors import CaptureError
+from flowbot.errors import CaptureError, UnreadableBoardError
 from flowbot.model import Geometry
 
 # A hexagon's dot is 0.64 of its height across; dot sampling is tuned for dots 0.7 of a square cell.
@@ -55,7 +55,7 @@ def read_variant(frame: np.ndarray) -> VariantReading:
             square_error = error
     kind = unreadable_kind(shares)
     if kind is not None:
-        raise CaptureError(f"this is a {kind}: flowbot cannot read it yet")
+        raise UnreadableBoardError(f"this is a {kind}: flowbot cannot read it yet")
     raise square_error
 
 

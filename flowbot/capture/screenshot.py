@@ -1,0 +1,97 @@
+"""A screenshot of any board flowbot reads, as one reading: the classic reader for plain square boards
+(the one proven on every real screenshot), the variant reader for Bridges, Hexes, Warps and walls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from flowbot.capture.image import decode_image
+from flowbot.capture.read import Reading, read_puzzle
+from flowbot.capture.variants import VariantReading, read_variant
+from flowbot.capture.variants.reading import LABELS
+from flowbot.errors import CaptureError, UnreadableBoardError
+from flowbot.formats import image_format
+from flowbot.model import Cell, Geometry, Puzzle, Source
+
+
+@dataclass(frozen=True)
+class ScreenshotReading:
+    """A board read from a screenshot: the puzzle, where each cell's middle is, and each colour as seen.
+
+    geometry is the grid of a square board (None for hexes); centres hold every cell's (x, y).
+    """
+
+    puzzle: Puzzle
+    centres: dict[Cell, tuple[float, float]] = field(hash=False)
+    cell_size: float
+    seen_rgb: tuple[tuple[int, int, int], ...]
+    geometry: Geometry | None = None
+
+
+def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
+    """Read the board on a screenshot, whatever its kind; CaptureError when none can be read.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    classic: Reading | None = None
+    classic_error: CaptureError | None = None
+    try:
+        classic = read_puzzle(frame)
+    except CaptureError as error:
+        classic_error = error
+    try:
+        variant = read_variant(frame)
+    except UnreadableBoardError:
+        if classic is not None:
+            return from_classic(classic)
+        raise  # a board of a kind flowbot cannot read yet: say so, by its kind
+    except CaptureError:
+        if classic is not None:
+            return from_classic(classic)
+        raise classic_error from None  # the classic reader names what it looked for and saw
+    if classic is not None and variant.kind == "square" and not variant.walls:
+        return from_classic(classic)
+    return from_variant(variant)
+
+
+def read_screenshot_file(data: bytes, path: str) -> ScreenshotReading:
+    """Read the board in an image file's bytes; the puzzle's source records the image, its size and the
+    grid (square boards)."""
+    frame = decode_image(data)
+    reading = read_screenshot(frame)
+    height, width = frame.shape[:2]
+    details: dict = {"image": Path(path).name, "width": width, "height": height}
+    if reading.geometry is not None:
+        xs, ys = reading.geometry.xs, reading.geometry.ys
+        details["grid"] = {"xs": [round(x, 1) for x in xs], "ys": [round(y, 1) for y in ys]}
+    source = Source(kind="image", path=path, index=0, format=image_format(data), details=details)
+    return ScreenshotReading(
+        reading.puzzle.with_source(source),
+        reading.centres,
+        reading.cell_size,
+        reading.seen_rgb,
+        reading.geometry,
+    )
+
+
+def from_classic(reading: Reading) -> ScreenshotReading:
+    """A square board read by the classic reader."""
+    geometry = reading.geometry
+    centres = {
+        (row, col): geometry.center((row, col))
+        for row in range(geometry.rows)
+        for col in range(geometry.cols)
+    }
+    return ScreenshotReading(reading.puzzle, centres, geometry.cell_size, reading.seen_rgb, geometry)
+
+
+def from_variant(reading: VariantReading) -> ScreenshotReading:
+    """A board read by the variant reader, built into a puzzle of its kind."""
+    letters = sorted({char for line in reading.lines for char in line if char in LABELS}, key=LABELS.index)
+    names = dict(zip(letters, reading.names, strict=False)) if reading.names else None
+    walls = [tuple(sorted(pair)) for pair in reading.walls]
+    puzzle = Puzzle.from_lines(reading.kind, reading.lines, walls, reading.warps, names)
+    return ScreenshotReading(puzzle, dict(reading.centres), reading.cell_size, reading.seen_rgb, None)
