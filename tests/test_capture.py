@@ -14,7 +14,7 @@ from flowbot.capture.board import find_board
 from flowbot.capture.image import decode_image
 from flowbot.capture.read import read_puzzle
 from flowbot.errors import CaptureError, FlowbotError, InputFileError
-from flowbot.formats import read_entries
+from flowbot.loader import read_entries
 from flowbot.model import PALETTE, Puzzle
 from flowbot.palette import PALETTES
 from flowbot.solve.sat import solve
