@@ -140,6 +140,25 @@ def read_entries(
     return parse_text(text, name)
 
 
+def expand_folders(paths: Sequence[str], prefer: Callable[[str], bool] | None = None) -> list[str]:
+    """Replace each folder by the files inside it (sorted, hidden ones skipped), e.g. a captured pack;
+    with `prefer`, by the files it accepts when it accepts any (a folder of screenshots and their
+    truth files gives the screenshots)."""
+    expanded = []
+    for path in paths:
+        folder = Path(path)
+        if not folder.is_dir():
+            expanded.append(path)
+            continue
+        inside = sorted(
+            str(child) for child in folder.iterdir() if child.is_file() and not child.name.startswith(".")
+        )
+        preferred = [name for name in inside if prefer(name)] if prefer is not None else []
+        # An empty folder stays in the list so that reading it reports the problem by name.
+        expanded.extend(preferred or inside or [path])
+    return expanded
+
+
 def load_puzzles(
     path: str | os.PathLike[str], read_image: Callable[[bytes, str], Puzzle] | None = None
 ) -> list[Puzzle]:

@@ -7,9 +7,15 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import FlowbotError
-from flowbot.formats import Outputs, check_output_folder, puzzle_json_text, text_grid_file_text
+from flowbot.formats import (
+    Outputs,
+    check_output_folder,
+    expand_folders,
+    puzzle_json_text,
+    text_grid_file_text,
+)
 from flowbot.graph_text import graph_text
-from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, Outcome, expand_folders, load_all
+from flowbot.modes.solve_files import EXIT_BAD_INPUT, EXIT_SOLVED, Outcome, load_all
 
 SUFFIX = {"json": ".json", "grid": ".txt", "graph": ".txt"}
 

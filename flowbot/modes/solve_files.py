@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import FlowbotError, UsageError
-from flowbot.formats import Outputs
+from flowbot.formats import Outputs, expand_folders
 from flowbot.loader import read_entries
 from flowbot.model import Puzzle
 from flowbot.modes.solve_image import check_overlay_path, is_image_file, write_overlay
@@ -38,22 +38,6 @@ class Outcome:
     def status(self) -> str:
         """`solved`, `unsolvable`, `timeout` or `error`."""
         return "error" if self.result is None else self.result.status
-
-
-def expand_folders(paths: Sequence[str]) -> list[str]:
-    """Replace each folder by the files inside it (sorted, hidden ones skipped), e.g. a captured pack."""
-    expanded = []
-    for path in paths:
-        folder = Path(path)
-        if not folder.is_dir():
-            expanded.append(path)
-            continue
-        inside = sorted(
-            str(child) for child in folder.iterdir() if child.is_file() and not child.name.startswith(".")
-        )
-        # An empty folder stays in the list so that reading it reports the problem by name.
-        expanded.extend(inside or [path])
-    return expanded
 
 
 def load_all(paths: Sequence[str]) -> list[Outcome]:

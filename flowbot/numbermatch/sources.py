@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flowbot.errors import FlowbotError
-from flowbot.formats import image_format
+from flowbot.formats import expand_folders, image_format
 from flowbot.numbermatch.board import Cells, make_board
 from flowbot.numbermatch.errors import NumberMatchInputError
 from flowbot.numbermatch.files import read_boards
@@ -37,19 +37,7 @@ class Loaded:
 
 def expand(paths: list[str]) -> list[str]:
     """Each folder replaced by its images (name order), or by its files when it holds no image."""
-    expanded = []
-    for path in paths:
-        folder = Path(path)
-        if not folder.is_dir():
-            expanded.append(path)
-            continue
-        files = sorted(
-            str(child) for child in folder.iterdir() if child.is_file() and not child.name.startswith(".")
-        )
-        images = [name for name in files if is_image(name)]
-        # An empty folder stays in the list so that reading it reports the problem by name.
-        expanded.extend(images or files or [path])
-    return expanded
+    return expand_folders(paths, prefer=is_image)
 
 
 def is_image(path: str) -> bool:
