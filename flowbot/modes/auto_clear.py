@@ -820,21 +820,14 @@ def run_auto_clear(
     With `tune` (no pointer flag given), the pointer settings are tuned to the game as it plays."""
     import json
 
-    from flowbot.act.pointer import RecordingPointer, open_pointer
     from flowbot.act.tuning import start_tuner
-    from flowbot.capture.monitors import look_at_the_game
-    from flowbot.capture.screen import MssScreen, X11Windows
+    from flowbot.modes.live import game_on_screen
 
-    screen = MssScreen()
-    windows = None
-    try:
-        region = region or (profile.region if profile else None)
-        screen.check_region(region)
-        look_at_the_game(screen, region)  # the monitor with the board (several monitors)
-        bounds = region or screen.bounds
-        pointer = RecordingPointer() if dry_run else open_pointer(screen, bounds)  # HiDPI: measured, probed
-        windows = None if dry_run else X11Windows.open(pointer.space.box_from_pointer)
-        loop = AutoClear(screen, pointer, settings, region, count, dry_run, Path(artifacts), windows=windows)
+    region = region or (profile.region if profile else None)
+    with game_on_screen(region, dry_run=dry_run) as game:
+        loop = AutoClear(
+            game.screen, game.pointer, settings, region, count, dry_run, Path(artifacts), windows=game.windows
+        )
         if tune and not dry_run:
             loop.tuner = start_tuner(settings, on_proven=_saver(profile))
         if profile is not None:
@@ -847,10 +840,6 @@ def run_auto_clear(
         report = loop.run(progress)
         _remember_control(profile, loop.control)
         progress.close()
-    finally:
-        screen.close()
-        if windows is not None:
-            windows.close()
     if as_json:
         record = {
             "levels": len(report.levels),

@@ -446,21 +446,11 @@ def run_numbermatch_clear(*, count: int | None, region: Region | None, as_json: 
     """Play Number Match on the real screen with the real mouse, print the summary, return the exit code."""
     import json
 
-    from flowbot.act.pointer import PyAutoGuiPointer
-    from flowbot.capture.screen import MssScreen, X11Windows
+    from flowbot.modes.live import game_on_screen
 
-    screen = MssScreen()
-    windows = None
-    try:
-        screen.check_region(region)
-        pointer = PyAutoGuiPointer(region or screen.bounds)
-        windows = X11Windows.open()
-        loop = NumberMatchClear(screen, pointer, region, count, windows=windows)
+    with game_on_screen(region) as game:  # the same screen, pointer space and guard as Flow's bot
+        loop = NumberMatchClear(game.screen, game.pointer, region, count, windows=game.windows)
         report = loop.run()
-    finally:
-        screen.close()
-        if windows is not None:
-            windows.close()
     if as_json:
         record = {
             "boards": len(report.boards),

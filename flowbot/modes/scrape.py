@@ -138,9 +138,8 @@ def run_scrape(
     err: TextIO,
 ) -> int:
     """Scrape from the real screen with the real mouse; print the summary; return the exit code."""
-    from flowbot.act.pointer import open_pointer, stop_signals
-    from flowbot.capture.monitors import look_at_the_game
-    from flowbot.capture.screen import MssScreen, X11Windows
+    from flowbot.act.pointer import stop_signals
+    from flowbot.modes.live import game_on_screen
 
     if pack is None and out_dir is None:
         raise UsageError("name the pack (--pack NAME) or the folder to fill (--out DIR)")
@@ -148,15 +147,11 @@ def run_scrape(
         check_name(pack, "pack")  # a pack name is a folder name under captured_puzzles/, never a path
     pack = pack or Path(out_dir).resolve().name
     folder = PackFolder.open(Path(out_dir) if out_dir else Path("captured_puzzles") / pack, pack, resume)
-    screen = MssScreen()
-    windows = None
-    try:
-        region = region or (profile.region if profile else None)
-        screen.check_region(region)
-        look_at_the_game(screen, region)
-        pointer = open_pointer(screen, region or screen.bounds)
-        windows = X11Windows.open(pointer.space.box_from_pointer)
-        loop = AutoClear(screen, pointer, settings, region, artifacts=folder.path, windows=windows)
+    region = region or (profile.region if profile else None)
+    with game_on_screen(region) as game:
+        loop = AutoClear(
+            game.screen, game.pointer, settings, region, artifacts=folder.path, windows=game.windows
+        )
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (
                 profile.advance,
@@ -165,10 +160,6 @@ def run_scrape(
             )
         with stop_signals(lambda signum: setattr(loop, "stop_requested", True)) as signals:
             summary = scrape(loop, folder, count, keep_images, Progress(count or 0, "scrape", err))
-    finally:
-        screen.close()
-        if windows is not None:
-            windows.close()
     if signals.received is not None:
         summary.stopped = str(signals.error())
     out.write(summary.text() + "\n")
