@@ -49,6 +49,11 @@ def warp_ends(warp: tuple[str, int], present: Callable[[Cell], bool], rows: int,
     return line[-1], line[0]
 
 
+def wraps(a: Cell, b: Cell) -> bool:
+    """True when a step between two linked cells of a square board goes through a warp (not next door)."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1
+
+
 def axis_of(a: Cell, b: Cell) -> str:
     """ACROSS for a link within a row (a warp of a row too), DOWN for one within a column."""
     return ACROSS if a[0] == b[0] else DOWN

@@ -397,6 +397,11 @@ class Geometry:
         return len(self.xs) - 1
 
     @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The grid's left, top, right and bottom, in pixels."""
+        return self.xs[0], self.ys[0], self.xs[-1], self.ys[-1]
+
+    @property
     def cell_size(self) -> float:
         """The mean distance between neighbouring lines, in pixels."""
         return ((self.xs[-1] - self.xs[0]) / self.cols + (self.ys[-1] - self.ys[0]) / self.rows) / 2

@@ -6,11 +6,15 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from flowbot.act.pointer import Pointer
-from flowbot.model import Cell, Geometry, Solution
+from flowbot.cellmap import CellMap
+from flowbot.model import Cell, Solution
 
 Point = tuple[float, float]
+# Two cells of a path further apart than this many cells are joined by a warp, not side by side.
+WARP_GAP = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,35 +37,62 @@ class PointerSettings:
 
 @dataclass(frozen=True, slots=True)
 class Stroke:
-    """One flow's drag: press at the first point, move through the rest, release at the last."""
+    """One flow's drag: press at the first point, move through the rest, release at the last.
+
+    `lifts` are indices of points where the button is released and pressed again (after the pointer
+    went out through a warp's opening, the drag goes on from the pipe's end on the other side).
+    """
 
     color: int
     cells: tuple[Cell, ...]
     points: tuple[Point, ...]
+    lifts: tuple[int, ...] = ()
 
 
 def plan_strokes(
-    solution: Solution, geometry: Geometry, settings: PointerSettings, start: Point | None = None
+    solution: Solution, geometry: CellMap, settings: PointerSettings, start: Point | None = None
 ) -> list[Stroke]:
     """A stroke per flow, from one endpoint to the other through every cell's centre (or only its
-    turns, with jumps), the flows ordered and oriented to shorten the pointer's travel between them
-    from `start` (default: the board's top-left corner)."""
+    turns, with jumps, on square boards), the flows ordered and oriented to shorten the pointer's
+    travel between them from `start` (default: the board's top-left corner).
+
+    Any board: `geometry` gives the cells' centres in pixels (square, hexagons, or read from a
+    screen). A bridge is crossed straight, as any cell. Two cells of a path whose centres are far apart
+    are joined by a warp: the pointer drags out of the board beyond the first, one cell past its centre
+    (the warp's opening), releases there, and presses again on the second to go on.
+    """
     strokes = []
+    size = geometry.cell_size
     for color, path in _ordered(solution.paths, geometry, start):
         centres = [geometry.center(cell) for cell in path]
+        jumps = settings.corners_only and _square(centres)
+        moves = 1 if jumps else settings.moves_per_cell
         points: list[Point] = [centres[0]]
+        lifts: list[int] = []
         for index in range(1, len(centres)):
-            if settings.corners_only and index < len(centres) - 1 and not _is_corner(path, index):
+            before, here = centres[index - 1], centres[index]
+            away = math.dist(before, here)
+            if away > WARP_GAP * size:
+                # One cell out of the board beyond `before`, straight away from where the warp leads.
+                out = (
+                    before[0] + (before[0] - here[0]) / away * size,
+                    before[1] + (before[1] - here[1]) / away * size,
+                )
+                points.extend(_between(points[-1], out, moves))
+                if index == len(centres) - 1:
+                    break  # out through the opening onto the last dot: the stroke ends there
+                lifts.append(len(points))
+                points.append(here)
                 continue
-            points.extend(
-                _between(points[-1], centres[index], 1 if settings.corners_only else settings.moves_per_cell)
-            )
+            if jumps and index < len(centres) - 1 and not _turns(centres, index, size):
+                continue
+            points.extend(_between(points[-1], here, moves))
         if settings.settle:
             # Nudge inside the last cell and come back: some games register a cell only on a move within it.
-            x, y = centres[-1]
-            nudge = geometry.cell_size * 0.15
+            x, y = points[-1]
+            nudge = size * 0.15
             points.extend([(x + nudge, y), (x, y)])
-        strokes.append(Stroke(color, tuple(path), tuple(points)))
+        strokes.append(Stroke(color, tuple(path), tuple(points), tuple(lifts)))
     return strokes
 
 
@@ -75,11 +106,11 @@ def travel(strokes: list[Stroke], start: Point) -> float:
 
 
 def _ordered(
-    paths: tuple[tuple[Cell, ...], ...], geometry: Geometry, start: Point | None
+    paths: tuple[tuple[Cell, ...], ...], geometry: CellMap, start: Point | None
 ) -> list[tuple[int, tuple[Cell, ...]]]:
     """The flows as (colour, path) in drawing order: greedy nearest endpoint from `start`, each flow
     started from its nearer end; the solution's own order when that is no longer (it rarely is)."""
-    here = start if start is not None else (geometry.xs[0], geometry.ys[0])
+    here = start if start is not None else geometry.bounds[:2]
     naive = [(color, tuple(path)) for color, path in enumerate(paths)]
     left = dict(naive)
     greedy = []
@@ -128,7 +159,13 @@ def draw_strokes(
         pointer.down()
         try:
             sleep(settings.move_delay)
-            for point in stroke.points[1:]:
+            for index in range(1, len(stroke.points)):
+                point = stroke.points[index]
+                if index in stroke.lifts:  # through a warp: lift, and press again on the far side
+                    sleep(settings.release_pause)
+                    pointer.up()
+                    pointer.move(*point)
+                    pointer.down()
                 pointer.move(*point)
                 sleep(settings.move_delay)
             sleep(settings.release_pause)
@@ -147,7 +184,15 @@ def _between(start: Point, end: Point, steps: int) -> list[Point]:
     ]
 
 
-def _is_corner(path: tuple[Cell, ...] | list[Cell], index: int) -> bool:
-    """True when the path turns at this cell."""
-    before, here, after = path[index - 1], path[index], path[index + 1]
+def _square(centres: list[Point]) -> bool:
+    """True when every step runs along a row or a column of pixels (a square board, where a game that
+    fills straight jumps can be given only the turns)."""
+    return all(a[0] == b[0] or a[1] == b[1] for a, b in pairwise(centres))
+
+
+def _turns(centres: list[Point], index: int, size: float) -> bool:
+    """True when the path turns at this cell, or leaves it through a warp."""
+    before, here, after = centres[index - 1], centres[index], centres[index + 1]
+    if math.dist(here, after) > WARP_GAP * size:
+        return True
     return (here[0] - before[0], here[1] - before[1]) != (after[0] - here[0], after[1] - here[1])

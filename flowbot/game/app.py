@@ -1,7 +1,8 @@
 """The game window: play levels with the mouse, write results, close cleanly on close, SIGTERM or SIGINT.
 
     .venv/bin/python -m flowbot.game [--pack NAME | --folder DIR] [--results FILE] [--size WxH]
-    .venv/bin/python -m flowbot.game --time-trial SECONDS --board RxC [--seed S]
+    .venv/bin/python -m flowbot.game --time-trial SECONDS --board RxC [--seed S] [--variant V]
+    .venv/bin/python -m flowbot.game --variant bridges|hexes|warps [--board RxC] [--seed S] [--levels N]
 
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
@@ -25,7 +26,16 @@ from flowbot.errors import FlowbotError, UsageError
 from flowbot.game.look import DARK_LINES, LIGHT_LINES, NEXT_BUTTONS, THEMES, Look, Theme, Variant
 from flowbot.game.packs import levels_from, list_packs
 from flowbot.game.session import ResultsFile, Session
-from flowbot.game.trial import LevelMaker, TrialSession, TrialSpec, generated, trial_spec
+from flowbot.game.trial import (
+    LevelMaker,
+    TrialSession,
+    TrialSpec,
+    board_size,
+    fresh_seed,
+    generated,
+    trial_spec,
+)
+from flowbot.generate.variants import VARIANTS
 from flowbot.model import Puzzle
 from flowbot.numbermatch.game import STARTS
 from flowbot.palette import PALETTES
@@ -36,6 +46,8 @@ MAX_SIDE = 8192  # pixels a window side may have
 MAX_PIXELS = 40_000_000  # pixels a window may have (8K is 33 million)
 MIN_BOARD_PX = 60
 ADDS_RANGE = Range(True, 0, 9)  # the badge shows one digit
+VARIANT_BOARD = "7x7"  # a sister game's levels without --board
+VARIANT_LEVELS = 10
 
 __all__ = ["READY", "Variant", "build_parser", "main", "run_game", "variant_from"]
 
@@ -70,7 +82,9 @@ def run_game(
     """
     variant = variant or Variant()
     # The trial's first level is made before anything opens, so a bad size fails first.
-    maker = None if trial is None else LevelMaker(generated(trial.rows, trial.cols, trial.seed))
+    maker = (
+        None if trial is None else LevelMaker(generated(trial.rows, trial.cols, trial.seed, trial.variant))
+    )
     try:
         sink = ResultsFile(results) if results is not None else None
         report = None if sink is None else sink.write
@@ -216,11 +230,26 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="play generated levels until the time is up (the clock starts at the first press)",
     )
-    trial.add_argument("--board", metavar="RxC", help="the trial's board size, rows x columns, e.g. 5x5")
+    trial.add_argument(
+        "--board", metavar="RxC", help="generated levels' size, rows x columns, e.g. 5x5 (a variant: 7x7)"
+    )
     trial.add_argument(
         "--seed",
         type=int,
-        help="the trial's levels (or Number Match boards) from this seed (default: a fresh one)",
+        help="generated levels (or Number Match boards) from this seed (default: a fresh one)",
+    )
+    sister = parser.add_argument_group("Flow's sister games (generated levels)")
+    sister.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        help="generated Bridges, Hexes or Warps levels (with --board, --seed, --levels, or a time trial)",
+    )
+    sister.add_argument(
+        "--levels",
+        type=positive_int,
+        default=VARIANT_LEVELS,
+        metavar="N",
+        help="how many levels (default 10)",
     )
     numbermatch = parser.add_argument_group("Number Match (instead of Flow)")
     numbermatch.add_argument(
@@ -318,20 +347,35 @@ def variant_from(args: argparse.Namespace) -> Variant:
 def trial_from(args: argparse.Namespace) -> TrialSpec | None:
     """The time trial the command line asks for, or None; its options alone, or with a pack, are errors."""
     if args.time_trial is None:
-        if args.board is not None or args.seed is not None:
-            raise UsageError("--board and --seed are for a time trial: add --time-trial SECONDS")
+        if (args.board is not None or args.seed is not None) and args.variant is None:
+            raise UsageError(
+                "--board and --seed are for generated levels: add --time-trial SECONDS or --variant"
+            )
         return None
     if args.pack is not None or args.folder is not None:
         raise UsageError("a time trial plays generated levels: leave out --pack and --folder")
-    return trial_spec(args.time_trial, args.board, args.seed)
+    return trial_spec(args.time_trial, args.board, args.seed, args.variant)
+
+
+def levels_for(args: argparse.Namespace) -> list[Puzzle]:
+    """The levels to play: a sister game's generated ones (--variant), else a pack or a folder."""
+    if args.variant is None:
+        return levels_from(args.pack, args.folder)
+    if args.pack is not None or args.folder is not None:
+        raise UsageError("--variant plays generated levels: leave out --pack and --folder")
+    rows, cols = board_size(args.board or VARIANT_BOARD, args.variant)
+    make = generated(rows, cols, fresh_seed() if args.seed is None else args.seed, args.variant)
+    return [make(index) for index in range(args.levels)]
 
 
 def _numbermatch(args: argparse.Namespace) -> int:
     """Run the Number Match window; Flow's level sources and time trial do not go with it."""
     from flowbot.game.numbermatch import run_numbermatch_game
 
-    if args.pack is not None or args.folder is not None or args.time_trial is not None:
-        raise UsageError("--numbermatch deals its own boards: leave out --pack, --folder and --time-trial")
+    if args.pack is not None or args.folder is not None or args.time_trial is not None or args.variant:
+        raise UsageError(
+            "--numbermatch deals its own boards: leave out --pack, --folder, --time-trial and --variant"
+        )
     return run_numbermatch_game(
         seed=args.seed, start=args.start, adds=args.adds, results=args.results, size=args.size, fps=args.fps,
         title=args.title,
@@ -348,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.numbermatch:
             return _numbermatch(args)
         trial = trial_from(args)
-        levels = None if trial is not None else levels_from(args.pack, args.folder)
+        levels = None if trial is not None else levels_for(args)
         return run_game(
             trial=trial,
             levels=levels,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flowbot.lattice import axis_of
 from flowbot.model import Cell, Puzzle
 
 
@@ -25,7 +26,10 @@ class GameBoard:
     # --- strokes -----------------------------------------------------------------------------------
 
     def press(self, cell: Cell | None) -> bool:
-        """Start a stroke on a dot (a new pipe from it) or a pipe cell (cut after it); False elsewhere."""
+        """Start a stroke on a dot (a new pipe from it) or a pipe cell (cut after it); False elsewhere.
+
+        On a bridge, only a pipe whose end rests there is taken up (two pipes may cross it).
+        """
         if self.drawing is not None:
             self.release()
         if cell is None or not self.puzzle.on_board(cell):
@@ -35,12 +39,12 @@ class GameBoard:
             before = self._snapshot()
             self.pipes[color] = [cell]
         else:
-            color = self.owner(cell)
+            color = self._end_at(cell) if self.puzzle.is_bridge(cell) else self.owner(cell)
             if color is None:
                 return False
             before = self._snapshot()
             pipe = self.pipes[color]
-            del pipe[pipe.index(cell) + 1 :]
+            del pipe[len(pipe) if self.puzzle.is_bridge(cell) else pipe.index(cell) + 1 :]
         self.drawing = color
         self._before = before
         return True
@@ -50,11 +54,11 @@ class GameBoard:
         if self.drawing is None or cell is None or not self.puzzle.on_board(cell):
             return
         head = self.pipes[self.drawing][-1]
-        distance = abs(cell[0] - head[0]) + abs(cell[1] - head[1])
-        if distance == 1:
+        straight = cell[0] == head[0] or cell[1] == head[1]
+        if self.puzzle.linked(head, cell):
             self._step(cell)
-        elif distance > 1 and self.interpolate and (cell[0] == head[0] or cell[1] == head[1]):
-            self._walk(head, cell)
+        elif self.interpolate and self.puzzle.hex_lower is None and straight:
+            self._walk(head, cell)  # rows and columns: square boards only
 
     def release(self) -> bool:
         """End the stroke; True when it changed a pipe (a move, unless it redrew the last colour moved)."""
@@ -80,28 +84,48 @@ class GameBoard:
         d_col = (target[1] > head[1]) - (target[1] < head[1])
         cell = head
         while cell != target:
-            cell = (cell[0] + d_row, cell[1] + d_col)
-            if not self.puzzle.on_board(cell) or not self._step(cell):
+            before, cell = cell, (cell[0] + d_row, cell[1] + d_col)
+            if not self.puzzle.linked(before, cell) or not self._step(cell):
                 return
 
     def _step(self, cell: Cell) -> bool:
-        """Apply one move of the head onto a neighbouring cell; False when the rules refuse it."""
+        """Apply one move of the head onto a linked cell; False when the rules refuse it."""
         assert self.drawing is not None
         pipe = self.pipes[self.drawing]
-        if cell in pipe:  # backtracking over the pipe itself
-            del pipe[pipe.index(cell) + 1 :]
+        head = pipe[-1]
+        if len(pipe) >= 2 and cell == pipe[-2]:  # one step back
+            pipe.pop()
+            return True
+        if len(pipe) >= 2 and self.puzzle.is_bridge(head) and axis_of(pipe[-2], head) != axis_of(head, cell):
+            return False  # a pipe goes straight over a bridge
+        slot = self._slot(head, cell)
+        at = _slot_index(self.puzzle, pipe, slot)
+        if at is not None:  # backtracking over the pipe itself
+            del pipe[at + 1 :]
             return True
         if self.is_connected(self.drawing):
             return False  # the head rests on the other dot until the stroke backs out of it
         dot = self.puzzle.endpoint_color(cell)
         if dot is not None and dot != self.drawing:
             return False  # another colour's dot is a wall
-        other = self.owner(cell)
-        if other is not None:
-            # Cut the other pipe where it is crossed; it keeps the part from its own dot.
-            del self.pipes[other][self.pipes[other].index(cell) :]
+        for other, other_pipe in enumerate(self.pipes):
+            crossed = None if other == self.drawing else _slot_index(self.puzzle, other_pipe, slot)
+            if crossed is not None:
+                # Cut the other pipe where it is crossed; it keeps the part from its own dot.
+                del other_pipe[crossed:]
         pipe.append(cell)
         return True
+
+    def _slot(self, head: Cell, cell: Cell) -> tuple[Cell, str | None]:
+        """What a step from `head` takes of `cell`: the whole cell, or on a bridge one way across it."""
+        return (cell, axis_of(head, cell)) if self.puzzle.is_bridge(cell) else (cell, None)
+
+    def _end_at(self, cell: Cell) -> int | None:
+        """The colour whose pipe ends on this cell (not at one of its dots), or None."""
+        for color, pipe in enumerate(self.pipes):
+            if len(pipe) >= 2 and pipe[-1] == cell:
+                return color
+        return None
 
     # --- what the board shows ----------------------------------------------------------------------
 
@@ -124,18 +148,24 @@ class GameBoard:
 
     @property
     def covered(self) -> int:
-        """How many cells pipes cover (a pipe's own dots included; a dot with no pipe is not)."""
+        """How many cells pipes cover (a pipe's own dots included; a dot with no pipe is not); a bridge
+        counts once for each way a pipe crosses it."""
         return sum(len(pipe) for pipe in self.pipes if len(pipe) >= 2)
+
+    @property
+    def to_cover(self) -> int:
+        """What `covered` is on a full board: every cell, and every bridge a second time."""
+        return self.puzzle.cell_count + len(self.puzzle.bridges)
 
     @property
     def pipe_percent(self) -> int:
         """The share of board cells under pipes, in whole percent, as the game's HUD shows it."""
-        return self.covered * 100 // self.puzzle.cell_count
+        return self.covered * 100 // self.to_cover
 
     @property
     def complete(self) -> bool:
-        """True when every flow is connected and every cell is filled."""
-        return self.connected == len(self.pipes) and self.covered == self.puzzle.cell_count
+        """True when every flow is connected and every cell is filled (a bridge both ways)."""
+        return self.connected == len(self.pipes) and self.covered == self.to_cover
 
     @property
     def perfect(self) -> bool:
@@ -143,13 +173,24 @@ class GameBoard:
         return self.complete and self.moves == len(self.pipes)
 
     def to_rows(self) -> list[str]:
-        """The board as row strings: dots and pipe cells carry their colour's label, walls '#', others '.'."""
+        """The board as row strings: dots and pipe cells carry their colour's label, walls '#', bridges '+',
+        others '.'."""
         grid = [list(line) for line in self.puzzle.to_rows()]
         for color, pipe in enumerate(self.pipes):
             for row, col in pipe:
-                grid[row][col] = self.puzzle.colors[color].label
+                if not self.puzzle.is_bridge((row, col)):
+                    grid[row][col] = self.puzzle.colors[color].label
         return ["".join(line) for line in grid]
 
     def _snapshot(self) -> tuple[tuple[Cell, ...], ...]:
         """The pipes as they stand; a lone dot counts as no pipe, so tapping a dot changes nothing."""
         return tuple(tuple(pipe) if len(pipe) >= 2 else () for pipe in self.pipes)
+
+
+def _slot_index(puzzle: Puzzle, pipe: list[Cell], slot: tuple[Cell, str | None]) -> int | None:
+    """Where in a pipe a slot (a cell, or one way across a bridge) is taken, or None."""
+    cell, axis = slot
+    for index, here in enumerate(pipe):
+        if here == cell and (axis is None or (index > 0 and axis_of(pipe[index - 1], here) == axis)):
+            return index
+    return None

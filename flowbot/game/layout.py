@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from flowbot.cellmap import GATE_DEPTH, SQRT3, CellMap, HexGeometry, WarpGates
 from flowbot.game.look import Look
-from flowbot.model import Geometry
+from flowbot.model import Geometry, Puzzle
 
 # Sizes below are for a 540x960 portrait window and scale with the window (the smaller ratio wins).
 REFERENCE = (540, 960)
@@ -90,7 +91,7 @@ class Layout:
     width: int
     height: int
     scale: float
-    geometry: Geometry
+    geometry: Geometry | HexGeometry | WarpGates  # square, hexagons, or square with warp openings
     title_y: float
     hud: Box
     buttons: tuple[RoundButton, ...]
@@ -123,11 +124,14 @@ def compute_layout(
     *,
     look: Look | None = None,
     won: bool = False,
+    puzzle: Puzzle | None = None,
 ) -> Layout:
     """Lay out a rows x cols board in a width x height window: square cells as large as fit.
 
     `look` says where the board goes; `won` (with a win banner) pushes the board down under it.
+    With `puzzle`, its kind of board: hexagons for Hexes, room around the grid for Warps' openings.
     """
+    units_x, units_y, origin = _extent(rows, cols, puzzle)
     if width < 1 or height < 1:
         raise ValueError(f"window size {width}x{height} has no pixels")
     look = look or Look()
@@ -139,35 +143,33 @@ def compute_layout(
         band = HUD_BAND * scale  # the HUD or header line just above the board, moving with it
         fit = bottom - top
         if look.win_banner:
-            fit = min(fit - BANNER_BAND * scale, (fit - 1) * rows / (rows + BANNER_SHARE))
+            fit = min(fit - BANNER_BAND * scale, (fit - 1) * units_y / (units_y + BANNER_SHARE))
         # Whole pixels per cell keep every grid line crisp and every cell the same size.
-        cell = max(MIN_CELL, math.floor(min((width - 2 * margin) / cols, fit / rows)))
+        cell = max(MIN_CELL, math.floor(min((width - 2 * margin) / units_x, fit / units_y)))
         push = _push(cell, scale) if look.win_banner else 0
-        left = (width - cell * cols) // 2
-        resting = round(top + max(0.0, (bottom - top) - push - cell * rows) / 2)
+        left = (width - round(cell * units_x)) // 2
+        resting = round(top + max(0.0, (bottom - top) - push - cell * units_y) / 2)
     else:
         margin = SMALL_MARGIN * scale
-        cell = max(MIN_CELL, look.board_px // cols)
+        cell = max(MIN_CELL, math.floor(look.board_px / units_x))
         while True:  # as wide as asked, unless the board would reach the bottom buttons
             band = math.ceil(HEADER_SHARE * cell) if look.header else 0
             push = _push(cell, scale) if look.win_banner else 0
-            if cell <= MIN_CELL or margin + band + push + rows * cell <= bottom - margin:
+            if cell <= MIN_CELL or margin + band + push + units_y * cell <= bottom - margin:
                 break
             cell -= 1
         left = round(margin)
         resting = round(margin + band)
     upper = resting + (push if won and look.win_banner else 0)
-    geometry = Geometry(
-        tuple(float(left + col * cell) for col in range(cols + 1)),
-        tuple(float(upper + row * cell) for row in range(rows + 1)),
-    )
+    geometry = _board_map(rows, cols, puzzle, left + origin[0] * cell, upper + origin[1] * cell, cell)
+    board_width = round(cell * units_x)
     # The HUD spans the board, or a readable width when the board is narrow.
-    hud_width = min(width - 2 * margin, max(cell * cols, 420 * scale))
+    hud_width = min(width - 2 * margin, max(board_width, 420 * scale))
     hud = Box((width - hud_width) / 2, upper - HUD_BAND * scale, hud_width, HUD_BAND * scale)
-    header = Box(left, upper - band, cell * cols, band) if look.header else None
+    header = Box(left, upper - band, board_width, band) if look.header else None
     banner = None
     if look.win_banner and won:
-        banner = Box(left, resting - band, cell * cols, push)
+        banner = Box(left, resting - band, board_width, push)
     button_y = height - (BOTTOM_BAND / 2) * scale
     buttons = tuple(
         RoundButton(name, width / 2 + (index - 1) * BUTTON_GAP * scale, button_y, BUTTON_RADIUS * scale)
@@ -195,6 +197,34 @@ def compute_layout(
     )
 
 
+def _extent(rows: int, cols: int, puzzle: Puzzle | None) -> tuple[float, float, tuple[float, float]]:
+    """The board's width and height in cells, and where its map's origin sits from its top-left."""
+    if puzzle is not None and puzzle.hex_lower is not None:
+        unit = HexGeometry(0.0, 0.0, 1 / SQRT3, rows, cols, puzzle.hex_lower, frozenset(puzzle.cells()))
+        left, top, right, bottom = unit.bounds
+        return right - left, bottom - top, (-left, -top)
+    if puzzle is not None and puzzle.warps:
+        return cols + 2 * GATE_DEPTH, rows + 2 * GATE_DEPTH, (GATE_DEPTH, GATE_DEPTH)
+    return cols, rows, (0.0, 0.0)
+
+
+def _board_map(
+    rows: int, cols: int, puzzle: Puzzle | None, left: float, top: float, cell: int
+) -> Geometry | HexGeometry | WarpGates:
+    """The map between the board's cells and the window's pixels, its origin at (left, top)."""
+    if puzzle is not None and puzzle.hex_lower is not None:
+        radius = cell / SQRT3
+        return HexGeometry(left, top, radius, rows, cols, puzzle.hex_lower, frozenset(puzzle.cells()))
+    left, top = round(left), round(top)  # whole pixels: crisp grid lines
+    geometry = Geometry(
+        tuple(float(left + col * cell) for col in range(cols + 1)),
+        tuple(float(top + row * cell) for row in range(rows + 1)),
+    )
+    if puzzle is not None and puzzle.warps:
+        return WarpGates.of(geometry, puzzle)
+    return geometry
+
+
 def _push(cell: int, scale: float) -> int:
     """How far the win banner pushes the board down: more than half a cell, and room for its words."""
     return max(math.ceil(BANNER_SHARE * cell), round(BANNER_BAND * scale))
@@ -211,7 +241,7 @@ def _text_dialog_layout(width: int, height: int, scale: float) -> DialogLayout:
     return DialogLayout(box, title, (), button, style="text")
 
 
-def _dialog_layout(width: int, height: int, scale: float, geometry: Geometry, dialog: Dialog) -> DialogLayout:
+def _dialog_layout(width: int, height: int, scale: float, geometry: CellMap, dialog: Dialog) -> DialogLayout:
     """A dialog centred on the board: title band, text lines, and a 4:1 button below them."""
     box_width = min(DIALOG_WIDTH * width, DIALOG_MAX_WIDTH * scale)
     pad = 22 * scale
@@ -225,8 +255,8 @@ def _dialog_layout(width: int, height: int, scale: float, geometry: Geometry, di
     # Never wider than 2:1, so that no bot takes the dialog itself for its wide "next level" button.
     box_height = max(title_height + pad + content + pad, MIN_DIALOG_HEIGHT * box_width)
     lines_top = title_height + (box_height - title_height - content) / 2
-    middle_x = (geometry.xs[0] + geometry.xs[-1]) / 2
-    middle_y = (geometry.ys[0] + geometry.ys[-1]) / 2
+    left, top, right, bottom = geometry.bounds
+    middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
     x = min(max(0.0, middle_x - box_width / 2), width - box_width)
     y = min(max(0.0, middle_y - box_height / 2), max(0.0, height - box_height))
     box = Box(x, y, box_width, box_height)

@@ -86,10 +86,5 @@ def _puzzles(entries: list[Loaded]) -> list[Puzzle]:
         if entry.error is not None:
             raise entry.error
         assert entry.puzzle is not None
-        if entry.puzzle.is_graph:
-            raise FormatError(
-                f"{entry.source.path or 'a level'}: a {entry.puzzle.kind} board: the bundled game plays "
-                "classic boards only for now"
-            )
         puzzles.append(entry.puzzle)
     return puzzles

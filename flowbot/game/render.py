@@ -8,9 +8,14 @@ from itertools import pairwise
 import numpy as np
 import pygame
 
+from flowbot.cellmap import SQRT3, HexGeometry, WarpGates
 from flowbot.game.board import GameBoard
 from flowbot.game.layout import Box, Dialog, Layout, RoundButton, compute_layout
 from flowbot.game.look import DOT_RADIUS, RGB, TINT, Look, Theme
+from flowbot.lattice import wraps
+from flowbot.model import Cell
+
+Point = tuple[float, float]
 
 __all__ = ["DOT_RADIUS", "TINT", "Look", "Renderer", "Theme", "surface_to_bgr"]
 
@@ -33,6 +38,11 @@ PLAIN_FILL: RGB = (225, 225, 225)  # the text-style push button
 PLAIN_BORDER: RGB = (128, 128, 128)
 PLAIN_LABEL: RGB = (20, 20, 20)
 NEXT_LABEL = "Next Level"
+BRIDGE_RGB: RGB = (200, 200, 200)
+BRIDGE_HUMP = 0.14  # of a cell: half the width of a bridge line's arch
+WALL_RGB: RGB = (230, 230, 230)
+WARP_LIP = 0.35  # of a cell: how far a warp opening's walls reach out of the board
+WARP_STUB = 0.6  # of a cell: how far a pipe through a warp is drawn out of the board from a cell's centre
 WON = "You won!"
 
 # Font heights in reference pixels (540x960 window); pygame's default font draws a little smaller.
@@ -61,7 +71,10 @@ class Renderer:
         """Where everything goes on this surface for this board (what `draw` uses)."""
         puzzle = board.puzzle
         width, height = surface.get_size()
-        return compute_layout(width, height, puzzle.rows, puzzle.cols, dialog, look=self.look, won=won)
+        shape = puzzle if puzzle.is_graph else None
+        return compute_layout(
+            width, height, puzzle.rows, puzzle.cols, dialog, look=self.look, won=won, puzzle=shape
+        )
 
     def draw(
         self,
@@ -110,6 +123,12 @@ class Renderer:
     def _background(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """The board's own ground: a rounded panel without a grid, the board's colour on a light page."""
         theme = self.theme
+        hexes = layout.geometry
+        if isinstance(hexes, HexGeometry):
+            if theme.board_rgb != theme.page_rgb:
+                for cell in board.puzzle.cells():
+                    pygame.draw.polygon(surface, theme.board_rgb, hexes.corners(cell))
+            return
         xs, ys = layout.geometry.xs, layout.geometry.ys
         if not theme.grid:
             pad = _panel_pad(layout.cell)
@@ -135,28 +154,97 @@ class Renderer:
                 continue
             tint = self.theme.tint(self.theme.rgb(board.puzzle, color))
             for row, col in pipe:
+                if board.puzzle.is_bridge((row, col)):
+                    continue  # two flows share it: its symbol stays on the dark ground
+                if isinstance(geometry, HexGeometry):
+                    pygame.draw.polygon(surface, tint, geometry.corners((row, col)))
+                    continue
                 x, y = geometry.xs[col], geometry.ys[row]
                 surface.fill(tint, pygame.Rect(x, y, geometry.xs[col + 1] - x, geometry.ys[row + 1] - y))
 
     def _grid(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw the four edges of every board cell; holes get none of their own, so only the outline shows."""
-        if not self.theme.grid:
+        puzzle = board.puzzle
+        if isinstance(layout.geometry, HexGeometry):
+            self._hex_grid(surface, layout.geometry, board)
+        elif not self.theme.grid:
             self._markers(surface, layout, board)
-            return
-        if self.theme.tiles:
+        elif self.theme.tiles:
             self._tiles(surface, layout, board)
-            return
+        else:
+            self._lines(surface, layout, board)
+        for cell in puzzle.bridges:
+            self._bridge(surface, layout, cell)
+        if puzzle.edge_walls:
+            self._walls(surface, layout, board)
+
+    def _lines(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
+        """The four edges of every cell, but none across a warp's opening, which gets two short walls."""
         xs, ys = layout.geometry.xs, layout.geometry.ys
         color = self.theme.line_rgb
         half = LINE_WIDTH // 2
-        for row, col in board.puzzle.cells():
+        puzzle = board.puzzle
+        warps = puzzle.warps
+        last_row, last_col = puzzle.rows - 1, puzzle.cols - 1
+        for row, col in puzzle.cells():
             left, right, top, bottom = int(xs[col]), int(xs[col + 1]), int(ys[row]), int(ys[row + 1])
             span_x = right - left + LINE_WIDTH
             span_y = bottom - top + LINE_WIDTH
-            for y in (top, bottom):
-                surface.fill(color, pygame.Rect(left - half, y - half, span_x, LINE_WIDTH))
-            for x in (left, right):
-                surface.fill(color, pygame.Rect(x - half, top - half, LINE_WIDTH, span_y))
+            for y, open_ in ((top, row == 0), (bottom, row == last_row)):
+                if not (open_ and ("col", col) in warps):
+                    surface.fill(color, pygame.Rect(left - half, y - half, span_x, LINE_WIDTH))
+            for x, open_ in ((left, col == 0), (right, col == last_col)):
+                if not (open_ and ("row", row) in warps):
+                    surface.fill(color, pygame.Rect(x - half, top - half, LINE_WIDTH, span_y))
+        reach = round(WARP_LIP * layout.cell)
+        for gate in getattr(layout.geometry, "gates", ()):
+            left, top, right, bottom = (round(v) for v in gate.box)
+            if gate.outward[1]:  # a row's opening: its top and bottom lines reach out
+                x = left if gate.outward[1] > 0 else right - reach
+                for y in (top, bottom):
+                    surface.fill(color, pygame.Rect(x - half, y - half, reach + LINE_WIDTH, LINE_WIDTH))
+            else:
+                y = top if gate.outward[0] > 0 else bottom - reach
+                for x in (left, right):
+                    surface.fill(color, pygame.Rect(x - half, y - half, LINE_WIDTH, reach + LINE_WIDTH))
+
+    def _hex_grid(self, surface: pygame.Surface, geometry: HexGeometry, board: GameBoard) -> None:
+        """Every cell's hexagon outlined (or a faint marker in each, without a grid)."""
+        if not self.theme.grid:
+            taken = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
+            taken |= {cell for pair in board.puzzle.endpoints for cell in pair}
+            radius = min(5.0, max(1.5, MARKER_RADIUS * geometry.cell_size))
+            for cell in board.puzzle.cells():
+                if cell not in taken:
+                    pygame.draw.aacircle(surface, self.theme.marker_rgb, geometry.center(cell), radius)
+            return
+        for cell in board.puzzle.cells():
+            pygame.draw.polygon(surface, self.theme.line_rgb, geometry.corners(cell), LINE_WIDTH)
+
+    def _bridge(self, surface: pygame.Surface, layout: Layout, cell: tuple[int, int]) -> None:
+        """The game's bridge: two grey lines across the cell, each arched over the middle."""
+        x, y = layout.geometry.center(cell)
+        size = layout.cell
+        half, hump = size / 2, size * BRIDGE_HUMP
+        width = max(2, round(size * 0.05))
+        for level in (y - size * 0.18, y + size * 0.18):
+            pygame.draw.line(surface, BRIDGE_RGB, (x - half, level), (x - hump, level), width)
+            pygame.draw.line(surface, BRIDGE_RGB, (x + hump, level), (x + half, level), width)
+            arch = pygame.Rect(round(x - hump), round(level - hump * 0.8), round(2 * hump), round(1.6 * hump))
+            pygame.draw.arc(surface, BRIDGE_RGB, arch, 0, math.pi, width)
+
+    def _walls(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
+        """A thick line of the outline's colour between two cells a wall keeps apart."""
+        geometry = layout.geometry
+        width = max(3, round(layout.cell * 0.08))
+        for a, b in board.puzzle.edge_walls:
+            (xa, ya), (xb, yb) = geometry.center(a), geometry.center(b)
+            mid_x, mid_y = (xa + xb) / 2, (ya + yb) / 2
+            # Across the link, as long as the edge the two cells share.
+            dx, dy = (yb - ya) / 2, (xa - xb) / 2
+            if isinstance(geometry, HexGeometry):
+                dx, dy = dx / SQRT3, dy / SQRT3
+            pygame.draw.line(surface, WALL_RGB, (mid_x - dx, mid_y - dy), (mid_x + dx, mid_y + dy), width)
 
     def _tiles(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Cells as tiles with gaps of the page between, no lines; a tinted cell keeps its tint."""
@@ -182,18 +270,49 @@ class Renderer:
         """Draw each pipe a third of a cell wide, with round joints at every cell it passes."""
         geometry = layout.geometry
         width = max(2, round(layout.cell * PIPE_WIDTH))
+        hexes = isinstance(geometry, HexGeometry)
+        over: list[tuple[RGB, Point, Point]] = []  # the flows going across bridges, drawn last
         for color, pipe in enumerate(board.pipes):
             if len(pipe) < 2:
                 continue
             rgb = self.theme.rgb(board.puzzle, color)
             centres = [geometry.center(cell) for cell in pipe]
-            for (x1, y1), (x2, y2) in pairwise(centres):
-                surface.fill(rgb, _segment(x1, y1, x2, y2, width))
+            for (a, b), (start, end) in zip(pairwise(pipe), pairwise(centres), strict=True):
+                if hexes:
+                    _thick_line(surface, rgb, start, end, width)
+                elif wraps(a, b):
+                    self._through_warp(surface, geometry, rgb, a, b, width)
+                else:
+                    surface.fill(rgb, _segment(*start, *end, width))
+                    if board.puzzle.is_bridge(b) and a[0] == b[0]:
+                        over.append((rgb, start, end))
+                    if board.puzzle.is_bridge(a) and a[0] == b[0]:
+                        over.append((rgb, start, end))
             # Round the head and every turn; a circle where the pipe runs straight would bulge out of it.
             for index, (x, y) in enumerate(centres):
                 before, after = centres[index - 1] if index else None, centres[index + 1 : index + 2]
-                if before is None or not after or (before[0] != after[0][0] and before[1] != after[0][1]):
+                turns = before is None or not after or (before[0] != after[0][0] and before[1] != after[0][1])
+                if hexes or turns:
                     pygame.draw.aacircle(surface, rgb, (x, y), width / 2)
+        shade = max(1, width // 4)
+        for rgb, start, end in over:  # over the other flow, with a dark edge along each side
+            surface.fill(self.theme.page_rgb, _segment(*start, *end, width + 2 * shade))
+            surface.fill(rgb, _segment(*start, *end, width))
+
+    def _through_warp(
+        self, surface: pygame.Surface, geometry: WarpGates, rgb: RGB, a: Cell, b: Cell, width: int
+    ) -> None:
+        """A pipe through a warp: out of the board beyond `a`, and in again on the far side up to `b`."""
+        (xa, ya), (xb, yb) = geometry.center(a), geometry.center(b)
+        size = geometry.cell_size
+        if a[0] == b[0]:
+            out = size if xa > xb else -size
+            surface.fill(rgb, _segment(xa, ya, xa + out * WARP_STUB, ya, width))
+            surface.fill(rgb, _segment(xb - out * WARP_STUB, yb, xb, yb, width))
+        else:
+            out = size if ya > yb else -size
+            surface.fill(rgb, _segment(xa, ya, xa, ya + out * WARP_STUB, width))
+            surface.fill(rgb, _segment(xb, yb - out * WARP_STUB, xb, yb, width))
 
     def _dots(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw every endpoint as a filled, antialiased disc 0.7 of a cell across, with its glyph if asked."""
@@ -402,6 +521,15 @@ def _glyph(surface: pygame.Surface, shape: str, centre: tuple[float, float], siz
                 points.append((inner * math.cos(angle), inner * math.sin(angle)))
         points = [(px * size, py * size) for px, py in points]
     pygame.draw.polygon(surface, ink, [(x + px, y + py) for px, py in points])
+
+
+def _thick_line(surface: pygame.Surface, rgb: RGB, start: Point, end: Point, width: int) -> None:
+    """A pipe segment at any angle: a filled quadrilateral `width` pixels across."""
+    (x1, y1), (x2, y2) = start, end
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    nx, ny = (y1 - y2) / length * width / 2, (x2 - x1) / length * width / 2
+    corners = [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
+    pygame.draw.polygon(surface, rgb, corners)
 
 
 def _panel_pad(cell: float) -> int:

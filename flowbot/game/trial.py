@@ -30,37 +30,55 @@ class TrialSpec:
     rows: int
     cols: int
     seed: int
+    variant: str | None = None  # a sister game's levels: 'bridges', 'hexes' or 'warps'
 
 
-def trial_spec(seconds: float, board: str | None, seed: int | None) -> TrialSpec:
+def trial_spec(seconds: float, board: str | None, seed: int | None, variant: str | None = None) -> TrialSpec:
     """The trial the command line asks for; a fresh seed when none is given. Raises UsageError."""
-    from flowbot.generate.lines import check_size
-
     if not (0 < seconds <= MAX_SECONDS) or math.isnan(seconds):
         raise UsageError(
             f"--time-trial {seconds:g}: a trial lasts more than 0 and at most {MAX_SECONDS:g} seconds"
         )
     if board is None:
         raise UsageError("--time-trial needs --board RxC, e.g. --board 5x5")
+    rows, cols = board_size(board, variant)
+    return TrialSpec(seconds, rows, cols, fresh_seed() if seed is None else seed, variant)
+
+
+def board_size(board: str, variant: str | None = None) -> tuple[int, int]:
+    """Rows and columns from --board RxC, checked against what the generator makes. Raises UsageError."""
+    from flowbot.generate.lines import check_size
+    from flowbot.generate.variants import check_variant_size
+
     match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", board)
     if not match:
         raise UsageError(f"--board {board!r}: expected ROWSxCOLS, e.g. 5x5")
     rows, cols = int(match.group(1)), int(match.group(2))
-    check_size(rows, cols, None)
-    if seed is None:
-        seed = random.SystemRandom().randrange(10**9)
-    return TrialSpec(seconds, rows, cols, seed)
+    if variant is None:
+        check_size(rows, cols, None)
+    else:
+        check_variant_size(variant, rows, cols, None)
+    return rows, cols
 
 
-def generated(rows: int, cols: int, seed: int) -> Callable[[int], Puzzle]:
-    """Level `index` of a seed, as `flowbot generate --size RxC --seed S` makes it."""
+def fresh_seed() -> int:
+    """A seed nobody chose, for levels that differ from run to run."""
+    return random.SystemRandom().randrange(10**9)
+
+
+def generated(rows: int, cols: int, seed: int, variant: str | None = None) -> Callable[[int], Puzzle]:
+    """Level `index` of a seed, as `flowbot generate [--variant V] --size RxC --seed S` makes it."""
     from flowbot.generate.levels import make_level
     from flowbot.generate.lines import default_colors
+    from flowbot.generate.variants import default_variant_colors, make_variant_level
     from flowbot.modes.generate import level_rng
 
     def make(index: int) -> Puzzle:
         """Generate one level."""
         rng = level_rng(seed, index)
+        if variant is not None:
+            colors = default_variant_colors(rows, cols, rng)
+            return make_variant_level(variant, rows, cols, colors, rng).puzzle
         return make_level(rows, cols, default_colors(rows, cols, rng), rng).puzzle
 
     return make

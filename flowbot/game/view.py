@@ -54,9 +54,9 @@ class GameView:
         if layout is None:
             return dx, dy
         # Never so far that part of the board leaves the window (a wide board has little room).
-        geometry, (width, height) = layout.geometry, self.size
-        dx = min(max(dx, -int(geometry.xs[0]) + 1), width - int(geometry.xs[-1]) - 2)
-        dy = min(max(dy, -int(geometry.ys[0]) + 1), height - int(geometry.ys[-1]) - 2)
+        (left, top, right, bottom), (width, height) = layout.geometry.bounds, self.size
+        dx = min(max(dx, -int(left) + 1), width - int(right) - 2)
+        dy = min(max(dy, -int(top) + 1), height - int(bottom) - 2)
         return dx, dy
 
     def draw(self, surface: pygame.Surface) -> Layout:
