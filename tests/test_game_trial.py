@@ -172,8 +172,8 @@ def test_trial_options_parse_into_a_spec():
         (["--time-trial", "30", "--board", "5x25"], "outside 4x4 to 20x20"),
         (["--time-trial", "5000", "--board", "5x5"], "at most 3600 seconds"),
         (["--time-trial", "30", "--board", "5x5", "--pack", "demo"], "leave out --pack"),
-        (["--board", "5x5"], "are for a time trial"),
-        (["--seed", "3"], "are for a time trial"),
+        (["--board", "5x5"], "are for generated levels"),
+        (["--seed", "3"], "are for generated levels"),
     ],
 )
 def test_bad_trial_options_are_usage_errors(argv, message, capsys):

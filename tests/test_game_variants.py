@@ -4,6 +4,7 @@ played in-process by planned strokes (the game's own judgement decides)."""
 from __future__ import annotations
 
 import argparse
+import json
 import math
 from itertools import pairwise
 
@@ -214,6 +215,7 @@ def test_the_game_judges_levels_cleared_by_planned_strokes(variant):
         game.session.next()
     assert [result.solved for result in game.results] == [True, True, True]
     assert [result.moves for result in game.results] == [len(level.colors) for level in levels]
+    assert json.loads(game.results[0].to_json())["kind"] == variant
 
 
 # --- command line ----------------------------------------------------------------------------------

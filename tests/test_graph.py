@@ -337,7 +337,7 @@ def test_solve_json_paths_use_format_e_coordinates(tmp_path, capsys):
     assert [2, 2] in record["paths"]["D"]
 
 
-def test_the_games_refuse_graph_boards_by_name(tmp_path):
+def test_the_terminal_game_refuses_graph_boards_by_name_and_the_bundled_game_plays_them(tmp_path):
     from flowbot.game.packs import levels_from
     from flowbot.play.levels import load_levels
 
@@ -347,8 +347,7 @@ def test_the_games_refuse_graph_boards_by_name(tmp_path):
         load_levels(str(path))
     with pytest.raises(InputFileError, match="hexes board: the terminal game plays classic boards only"):
         load_levels(str(tmp_path))
-    with pytest.raises(FormatError, match="hexes board: the bundled game plays classic boards only"):
-        levels_from(folder=str(tmp_path))
+    assert [level.kind for level in levels_from(folder=str(tmp_path))] == ["hexes"]
 
 
 SCREENSHOT_TRUTHS = Path(__file__).resolve().parents[2] / "shared" / "screenshots" / "variants"

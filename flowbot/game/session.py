@@ -26,18 +26,20 @@ class LevelResult:
     solved: bool
     moves: int
     seconds: float
+    kind: str = "square"  # a sister game's board: 'bridges', 'hexes' or 'warps'
 
     def to_json(self) -> str:
-        """One line of the results file."""
-        return json.dumps(
-            {
-                "level": self.level,
-                "puzzle": list(self.puzzle),
-                "solved": self.solved,
-                "moves": self.moves,
-                "seconds": round(self.seconds, 3),
-            }
-        )
+        """One line of the results file (a sister game's level also names its kind)."""
+        record: dict[str, object] = {
+            "level": self.level,
+            "puzzle": list(self.puzzle),
+            "solved": self.solved,
+            "moves": self.moves,
+            "seconds": round(self.seconds, 3),
+        }
+        if self.kind != "square":
+            record["kind"] = self.kind
+        return json.dumps(record)
 
 
 class JsonLine(Protocol):
@@ -175,6 +177,7 @@ class Session:
             board.complete,
             board.moves,
             self.clock() - self._started,
+            board.puzzle.kind,
         )
         if self.report is not None:
             self.report(result)
