@@ -74,8 +74,9 @@ class BoardGuard:
         for cell in dots:
             x, y = (round(value) for value in geometry.center(cell))
             spots.append(Spot(x, y, _mean(frame.pixels, x - frame.left, y - frame.top, radius)))
-        left, top = round(geometry.xs[0]), round(geometry.ys[0])
-        board = Region(left, top, round(geometry.xs[-1]) - left, round(geometry.ys[-1]) - top)
+        edges = geometry.bounds
+        left, top = round(edges[0]), round(edges[1])
+        board = Region(left, top, round(edges[2]) - left, round(edges[3]) - top)
         return cls(screen, spots, board, windows, radius)
 
     def check(self, x: float | None = None, y: float | None = None) -> None:

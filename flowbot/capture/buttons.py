@@ -62,7 +62,7 @@ def find_next_button(frame: np.ndarray, board: Geometry | None = None) -> Button
     if board is None:
         buttons = find_buttons(frame)
     else:
-        left, right, top, bottom = board.xs[0], board.xs[-1], board.ys[0], board.ys[-1]
+        left, top, right, bottom = board.bounds
         width, height = right - left, bottom - top
         buttons = [
             button

@@ -268,7 +268,8 @@ def _distance(box: tuple[int, int, int, int], board: Geometry | None) -> float:
     if board is None:
         return 0.0
     x, y = box[0] + box[2] / 2, box[1] + box[3] / 2
-    middle_x, middle_y = (board.xs[0] + board.xs[-1]) / 2, (board.ys[0] + board.ys[-1]) / 2
+    left, top, right, bottom = board.bounds
+    middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
     return float(np.hypot(x - middle_x, y - middle_y))
 
 

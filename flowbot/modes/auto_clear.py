@@ -443,7 +443,8 @@ class AutoClear:
         if self.region is not None or bounds is None:
             return
         self.screen_bounds = self.screen_bounds or bounds
-        self.pointer.bounds = region_around(geometry.xs, geometry.ys, self.screen_bounds)
+        left, top, right, bottom = geometry.bounds
+        self.pointer.bounds = region_around((left, right), (top, bottom), self.screen_bounds)
 
     def _window(self, geometry: Geometry) -> Region | None:
         """Where the game's controls may be: the window region when given, else the board with three
@@ -453,7 +454,8 @@ class AutoClear:
         limit = self.screen_bounds or getattr(self.pointer, "bounds", None)
         if limit is None:
             return None
-        return region_around(geometry.xs, geometry.ys, limit, margin=3.0)
+        left, top, right, bottom = geometry.bounds
+        return region_around((left, right), (top, bottom), limit, margin=3.0)
 
     def wait_for_board(
         self, previous: list[str] | None, first: bool = False, timeout: float | None = None
@@ -468,7 +470,7 @@ class AutoClear:
             frame = self.screen.grab(self.region)
             captured = time.perf_counter()
             try:
-                reading = read_puzzle(frame.pixels)
+                reading = self.read(frame.pixels)
             except CaptureError as error:
                 reading = None
                 self.last_reason = str(error)
@@ -482,6 +484,10 @@ class AutoClear:
             if time.monotonic() > deadline:
                 return None
             self.sleep(POLL)
+
+    def read(self, pixels: np.ndarray) -> Reading:
+        """Read the board on a frame (CaptureError when none reads); the sister games' loop reads theirs."""
+        return read_puzzle(pixels)
 
     def _next_rows(self, frame: Frame, reading: Reading, previous: list[str]) -> list[str] | None:
         """A board read after a level, as rows: `previous` while that level still shows (read right,
@@ -775,8 +781,9 @@ def _cut(frame: Frame, window: Region | None) -> np.ndarray:
 
 def _board_pixels(frame: Frame, geometry: Geometry) -> np.ndarray:
     """The part of a frame where the board (in screen pixels) was: to tell when the picture settles."""
-    left, top = round(geometry.xs[0]) - frame.left, round(geometry.ys[0]) - frame.top
-    right, bottom = round(geometry.xs[-1]) - frame.left, round(geometry.ys[-1]) - frame.top
+    edges = geometry.bounds
+    left, top = round(edges[0]) - frame.left, round(edges[1]) - frame.top
+    right, bottom = round(edges[2]) - frame.left, round(edges[3]) - frame.top
     return frame.pixels[max(0, top) : max(0, bottom), max(0, left) : max(0, right)].copy()
 
 
@@ -822,13 +829,14 @@ def run_auto_clear(
 
     from flowbot.act.tuning import start_tuner
     from flowbot.modes.live import game_on_screen
+    from flowbot.modes.variant_clear import VariantClear, live_loop
 
     region = region or (profile.region if profile else None)
     with game_on_screen(region, dry_run=dry_run) as game:
-        loop = AutoClear(
+        loop = live_loop(
             game.screen, game.pointer, settings, region, count, dry_run, Path(artifacts), windows=game.windows
         )
-        if tune and not dry_run:
+        if tune and not dry_run and not isinstance(loop, VariantClear):
             loop.tuner = start_tuner(settings, on_proven=_saver(profile))
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (

@@ -11,6 +11,7 @@ from typing import TextIO
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.read import Reading
 from flowbot.capture.screen import Frame, Region
+from flowbot.cellmap import CentreMap
 from flowbot.errors import FlowbotError, OutputFileError, UsageError
 from flowbot.formats import (
     Outputs,
@@ -101,11 +102,20 @@ class PackFolder:
             "width": width,
             "height": height,
             "origin": [frame.left, frame.top],
-            "grid": {
+        }
+        if isinstance(reading.geometry, CentreMap):  # a sister game's board: where each cell was read
+            centres = reading.geometry.centres
+            details["cells"] = {
+                "size": round(reading.geometry.cell_size, 1),
+                "centres": [
+                    [row, col, round(x, 1), round(y, 1)] for (row, col), (x, y) in sorted(centres.items())
+                ],
+            }
+        else:
+            details["grid"] = {
                 "xs": [round(x, 1) for x in reading.geometry.xs],
                 "ys": [round(y, 1) for y in reading.geometry.ys],
-            },
-        }
+            }
         if not self.manifest_written:
             record = {
                 "schema_version": PACK_SCHEMA_VERSION,
@@ -140,6 +150,7 @@ def run_scrape(
     """Scrape from the real screen with the real mouse; print the summary; return the exit code."""
     from flowbot.act.pointer import stop_signals
     from flowbot.modes.live import game_on_screen
+    from flowbot.modes.variant_clear import live_loop
 
     if pack is None and out_dir is None:
         raise UsageError("name the pack (--pack NAME) or the folder to fill (--out DIR)")
@@ -149,7 +160,7 @@ def run_scrape(
     folder = PackFolder.open(Path(out_dir) if out_dir else Path("captured_puzzles") / pack, pack, resume)
     region = region or (profile.region if profile else None)
     with game_on_screen(region) as game:
-        loop = AutoClear(
+        loop = live_loop(
             game.screen, game.pointer, settings, region, artifacts=folder.path, windows=game.windows
         )
         if profile is not None:
