@@ -164,6 +164,8 @@ def draw_strokes(
                 if index in stroke.lifts:  # through a warp: lift, and press again on the far side
                     sleep(settings.release_pause)
                     pointer.up()
+                    if guard is not None:
+                        guard.check(*point)
                     pointer.move(*point)
                     pointer.down()
                 pointer.move(*point)

@@ -41,7 +41,8 @@ NEXT_LABEL = "Next Level"
 BRIDGE_RGB: RGB = (200, 200, 200)
 BRIDGE_HUMP = 0.14  # of a cell: half the width of a bridge line's arch
 WALL_RGB: RGB = (230, 230, 230)
-WARP_LIP = 0.35  # of a cell: how far a warp opening's walls reach out of the board
+WARP_LIP = 0.3  # of a cell: how far a warp opening's walls reach out of the board
+WARP_STUB_EDGE = 0.2  # of a cell: the outline kept at each end of a warp's opening
 WARP_STUB = 0.6  # of a cell: how far a pipe through a warp is drawn out of the board from a cell's centre
 WON = "You won!"
 
@@ -179,7 +180,8 @@ class Renderer:
             self._walls(surface, layout, board)
 
     def _lines(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
-        """The four edges of every cell, but none across a warp's opening, which gets two short walls."""
+        """The four edges of every cell; a warp's opening leaves the middle of an outer edge out, with
+        two short walls leading out of the board from the gap's ends."""
         xs, ys = layout.geometry.xs, layout.geometry.ys
         color = self.theme.line_rgb
         half = LINE_WIDTH // 2
@@ -188,24 +190,32 @@ class Renderer:
         last_row, last_col = puzzle.rows - 1, puzzle.cols - 1
         for row, col in puzzle.cells():
             left, right, top, bottom = int(xs[col]), int(xs[col + 1]), int(ys[row]), int(ys[row + 1])
+            stub = round(WARP_STUB_EDGE * (right - left))
             span_x = right - left + LINE_WIDTH
             span_y = bottom - top + LINE_WIDTH
             for y, open_ in ((top, row == 0), (bottom, row == last_row)):
-                if not (open_ and ("col", col) in warps):
+                if open_ and ("col", col) in warps:
+                    for x in (left, right - stub):
+                        surface.fill(color, pygame.Rect(x - half, y - half, stub + LINE_WIDTH, LINE_WIDTH))
+                else:
                     surface.fill(color, pygame.Rect(left - half, y - half, span_x, LINE_WIDTH))
             for x, open_ in ((left, col == 0), (right, col == last_col)):
-                if not (open_ and ("row", row) in warps):
+                if open_ and ("row", row) in warps:
+                    for y in (top, bottom - stub):
+                        surface.fill(color, pygame.Rect(x - half, y - half, LINE_WIDTH, stub + LINE_WIDTH))
+                else:
                     surface.fill(color, pygame.Rect(x - half, top - half, LINE_WIDTH, span_y))
         reach = round(WARP_LIP * layout.cell)
+        stub = round(WARP_STUB_EDGE * layout.cell)
         for gate in getattr(layout.geometry, "gates", ()):
             left, top, right, bottom = (round(v) for v in gate.box)
-            if gate.outward[1]:  # a row's opening: its top and bottom lines reach out
+            if gate.outward[1]:  # a row's opening: walls out from the gap's top and bottom
                 x = left if gate.outward[1] > 0 else right - reach
-                for y in (top, bottom):
+                for y in (top + stub, bottom - stub):
                     surface.fill(color, pygame.Rect(x - half, y - half, reach + LINE_WIDTH, LINE_WIDTH))
             else:
                 y = top if gate.outward[0] > 0 else bottom - reach
-                for x in (left, right):
+                for x in (left + stub, right - stub):
                     surface.fill(color, pygame.Rect(x - half, y - half, LINE_WIDTH, reach + LINE_WIDTH))
 
     def _hex_grid(self, surface: pygame.Surface, geometry: HexGeometry, board: GameBoard) -> None:
