@@ -247,3 +247,23 @@ def test_a_time_trial_of_a_variant_plays_that_kind():
     spec = trial_from(args)
     assert spec is not None and spec.variant == "bridges"
     assert generated(spec.rows, spec.cols, spec.seed, spec.variant)(0).kind in ("bridges", "square")
+
+
+@pytest.mark.parametrize("variant", ["bridges", "warps"])
+def test_jumps_clear_square_sister_games_that_fill_straight_drags(variant):
+    from flowbot.act.plan import draw_strokes
+    from flowbot.game.session import Session
+    from tests.simulated_game import SimulatedGame
+
+    jumps = PointerSettings(corners_only=True, move_delay=0, release_pause=0, flow_pause=0)
+    levels = [generated(6, 6, 9, variant)(index) for index in range(2)]
+    results: list = []
+    game = SimulatedGame(levels, session=Session(levels, report=results.append, interpolate=True))
+    for level in levels:
+        strokes = plan_strokes(solve(level).solution, game.layout.geometry, jumps)
+        cells = sum(len(stroke.cells) for stroke in strokes)
+        assert sum(len(stroke.points) for stroke in strokes) < cells  # straight runs are one move
+        draw_strokes(game, strokes, jumps, sleep=lambda _: None)
+        assert game.session.board.perfect
+        game.session.next()
+    assert [result.solved for result in results] == [True, True]
