@@ -3,6 +3,8 @@ Warps levels read, solved, drawn over the cell centres and taken by the game's o
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from flowbot.act.plan import PointerSettings
@@ -81,3 +83,23 @@ def test_a_classic_board_is_left_to_the_classic_loop():
 
     game = SimulatedGame([make_level(5, 5, 5, random.Random(1)).puzzle])
     assert not sister_on_screen(game, None)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_scrape_saves_sister_game_levels_with_their_cells(variant, tmp_path):
+    from flowbot.formats import load_puzzles
+    from flowbot.modes.scrape import PackFolder, scrape
+    from flowbot.progress import Progress
+
+    levels = [generated(5, 5, 8, variant)(index) for index in range(2)]
+    game = SimulatedGame(levels)
+    folder = PackFolder.open(tmp_path / "pack", "sisters", resume=False)
+    loop = loop_on(game, tmp_path, 2, KnowingClear)
+    summary = scrape(loop, folder, 2, keep_images=False, progress=Progress(0, "test", enabled=False))
+    assert summary.saved == ["001.json", "002.json"], summary.stopped
+    for name, level in zip(summary.saved, levels, strict=True):
+        saved = load_puzzles(tmp_path / "pack" / name)[0]
+        assert saved == level  # kind, warps, bridges and hex layout kept
+        cells = json.loads((tmp_path / "pack" / name).read_text())["source"]["details"]["cells"]
+        drawn = {(row, col): (x, y) for row, col, x, y in cells["centres"]}
+        assert set(drawn) == set(level.cells())  # where each cell was read, for the record
