@@ -12,7 +12,8 @@ import numpy as np
 
 from flowbot.act.pointer import StopRun
 from flowbot.capture.screen import Frame, Region, Screen, Window
-from flowbot.model import Cell, Geometry
+from flowbot.cellmap import CellMap
+from flowbot.model import Cell
 
 # How far (0-255, per channel) a dot's colour may drift before it no longer counts as the same dot:
 # wide enough for antialiasing and a game's faint highlight, far narrower than another colour.
@@ -66,7 +67,7 @@ class BoardGuard:
 
     @classmethod
     def arm(
-        cls, screen: Screen, frame: Frame, geometry: Geometry, dots: Iterable[Cell], windows: Windows | None
+        cls, screen: Screen, frame: Frame, geometry: CellMap, dots: Iterable[Cell], windows: Windows | None
     ) -> BoardGuard:
         """A guard for a board read from `frame`; `geometry` in screen pixels, `dots` its endpoint cells."""
         radius = max(1, round(geometry.cell_size * 0.06))

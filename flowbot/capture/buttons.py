@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from flowbot.model import Geometry
+from flowbot.cellmap import CellMap
 
 # White: bright and grey. The outlines of the game's buttons are drawn in pure white.
 WHITE_LEVEL = 180
@@ -53,7 +53,7 @@ def find_buttons(frame: np.ndarray, min_width: float | None = None) -> list[Butt
     return sorted(buttons, key=lambda button: (button.top, button.left))
 
 
-def find_next_button(frame: np.ndarray, board: Geometry | None = None) -> Button | None:
+def find_next_button(frame: np.ndarray, board: CellMap | None = None) -> Button | None:
     """The "next level" button of a level-complete dialog: the topmost of its stacked buttons.
 
     With the board's grid (in frame pixels) the search is relative to the board, over which the

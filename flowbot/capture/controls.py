@@ -17,7 +17,7 @@ import numpy as np
 
 from flowbot.capture import ocr
 from flowbot.capture.buttons import find_next_button
-from flowbot.model import Geometry
+from flowbot.cellmap import CellMap
 
 # Words that move on, with how strongly; a label scores its best word.
 MOVE_ON = {"next": 4, "continue": 4, "new": 3, "play": 2, "proceed": 2, "forward": 2, "skip": 1}
@@ -147,7 +147,7 @@ def _win_words(words: list[ocr.Word]) -> list[str]:
 
 
 def next_controls(
-    frame: np.ndarray, board: Geometry | None = None, refused: list[str] | None = None
+    frame: np.ndarray, board: CellMap | None = None, refused: list[str] | None = None
 ) -> Iterator[Control]:
     """Every control that could move on, best first, found lazily: the caller tries one, and asks for
     the next only when it did nothing. Labels of buttons never to press are added to `refused`.
@@ -181,7 +181,7 @@ def next_controls(
         yield from _new(control, seen)
 
 
-def find_push_buttons(frame: np.ndarray, board: Geometry | None = None) -> list[tuple[int, int, int, int]]:
+def find_push_buttons(frame: np.ndarray, board: CellMap | None = None) -> list[tuple[int, int, int, int]]:
     """Boxes that look like buttons: closed rectangles (outlined or filled) wider than tall, holding
     something (a label), not the board's cells; nearest the board first.
 
@@ -263,7 +263,7 @@ def _box(control: Control) -> tuple[int, int, int, int]:
     return control.left, control.top, control.width, control.height
 
 
-def _distance(box: tuple[int, int, int, int], board: Geometry | None) -> float:
+def _distance(box: tuple[int, int, int, int], board: CellMap | None) -> float:
     """How far a box's centre is from the board's centre (0 with no board known)."""
     if board is None:
         return 0.0

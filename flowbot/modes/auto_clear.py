@@ -542,7 +542,7 @@ class AutoClear:
             missing = missing_cells(frame.pixels, old, solution, flow_rgb, before)
             if not missing:
                 return []
-            if find_next_button(frame.pixels, old) is not None or _flow_dialog_in(frame, window):
+            if find_next_button(frame.pixels, old) is not None or flow_dialog_in(frame, window):
                 self._dialog_seen = True
                 return []
             # ...or wherever the board is now (a win banner may have pushed it down).
@@ -758,7 +758,7 @@ class AutoClear:
             log.warning("could not save the failure screenshot: %s", error)
 
 
-def _flow_dialog_in(frame: Frame, window: Region | None) -> bool:
+def flow_dialog_in(frame: Frame, window: Region | None) -> bool:
     """True when a Flow-style dialog button shows anywhere in the game's window on the frame (a dialog
     wider than a small board); the window is cut from the frame just taken, not captured again."""
     if window is None:

@@ -32,7 +32,7 @@ from flowbot.modes.auto_clear import (
     Report,
     Sighting,
     Timing,
-    _flow_dialog_in,
+    flow_dialog_in,
 )
 from flowbot.solve.sat import solve
 
@@ -142,7 +142,7 @@ class VariantClear(AutoClear):
         while True:
             frame = self.screen.grab(self.region)
             board = sighting.geometry.shifted(-frame.left, -frame.top)
-            if find_next_button(frame.pixels, board) is not None or _flow_dialog_in(frame, window):
+            if find_next_button(frame.pixels, board) is not None or flow_dialog_in(frame, window):
                 self._dialog_seen = True
                 return True
             try:
