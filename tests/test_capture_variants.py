@@ -201,6 +201,15 @@ def test_a_corner_open_both_ways_is_a_cut_corner_not_two_warps():
     assert (reading.warps, reading.lines) == (frozenset(), tuple(lines))
 
 
+@pytest.mark.parametrize("gap", [0.5, 0.7])
+def test_a_corner_cell_open_both_ways_with_the_outline_corner_drawn_is_two_warps(gap):
+    # Narrower openings leave the outline's corner drawn: then it is no cut corner.
+    lines = ["A....", "..B..", ".....", "..B..", "A...C", "C...."]
+    warps = frozenset({("row", 0), ("col", 0), ("row", 4), ("col", 4)})
+    reading = read_variant(draw_square(lines, warps=warps, cell=52, gap=gap))
+    assert (reading.warps, reading.lines) == (warps, tuple(lines))
+
+
 def test_a_square_board_beside_slanted_drawings_is_read():
     # Bright slanted lines above the board outweigh its dim grid in the frame's line directions.
     lines = ["A.....", "..B...", "......", "...A..", "......", "B....."]

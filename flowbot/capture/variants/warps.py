@@ -14,6 +14,7 @@ OPEN = 0.3
 EDGE_DRAWN = 0.6
 MIDDLE = np.linspace(0.3, 0.7, 9)
 SIDES = np.linspace(0.2, 0.8, 13)
+CORNER = np.linspace(0.02, 0.12, 6)  # along an edge from a corner of the board: the outline's corner
 # In the quick look, an outer edge is faint when it stands out less than this share of the outline.
 FAINT = 0.5
 # Closer than this (of a cell) to the frame's edge, an outline may be cut off rather than open.
@@ -122,7 +123,30 @@ def _open_end(near: np.ndarray, geometry: Geometry, cell: Cell, side: str) -> bo
         return False
     if coverage(near, *outer, MIDDLE)[0] >= OPEN:
         return False
-    others = [edge for name, edge in edges.items() if name != side]
-    starts = np.array([start for start, _ in others])
-    ends = np.array([end for _, end in others])
+    others = {name: edge for name, edge in edges.items() if name != side}
+    for name in _outer_sides(geometry, cell) - {side}:
+        # A corner cell whose row and column both warp is open on its other outer side too; told from
+        # a cut corner (no cell) by the outline's corner still drawn between the two openings.
+        if _corner_drawn(near, edges[side], edges[name]):
+            del others[name]
+    starts = np.array([start for start, _ in others.values()])
+    ends = np.array([end for _, end in others.values()])
     return bool((coverage(near, starts, ends, SIDES) >= EDGE_DRAWN).all())
+
+
+def _outer_sides(geometry: Geometry, cell: Cell) -> set[str]:
+    """The sides of a cell that lie on the board's bounding box."""
+    row, col = cell
+    sides = {"top": row == 0, "bottom": row == geometry.rows - 1, "left": col == 0}
+    sides["right"] = col == geometry.cols - 1
+    return {name for name, outer in sides.items() if outer}
+
+
+def _corner_drawn(near: np.ndarray, first: tuple, second: tuple) -> bool:
+    """Whether both edges are drawn just beside the corner they share (the ends of two openings)."""
+    corner = next(point for point in first if point in second)
+    for edge in (first, second):
+        far = edge[1] if edge[0] == corner else edge[0]
+        if coverage(near, np.array([corner]), np.array([far]), CORNER)[0] < EDGE_DRAWN:
+            return False
+    return True
