@@ -267,3 +267,74 @@ def test_jumps_clear_square_sister_games_that_fill_straight_drags(variant):
         assert game.session.board.perfect
         game.session.next()
     assert [result.solved for result in results] == [True, True]
+
+
+# --- how they look --------------------------------------------------------------------------------
+
+
+def frame_of(board: GameBoard, size=(540, 960)):
+    """The board drawn off-screen (BGR pixels) and the layout it was drawn with."""
+    import pygame
+
+    from flowbot.game.render import Renderer, surface_to_bgr
+
+    pygame.font.init()
+    surface = pygame.Surface(size)
+    layout = Renderer().draw(surface, board, level=1)
+    return surface_to_bgr(surface), layout
+
+
+def test_a_pipe_through_a_warp_leaves_one_edge_and_comes_back_at_the_other():
+    puzzle = Puzzle.from_lines("warps", ["A...", "B..B", "...A"], warps=[("row", 0)])
+    board = GameBoard(puzzle)
+    drawn(board, (0, 0), (0, 3))  # A's dot at the left, through the opening to the right end
+    pixels, layout = frame_of(board)
+    grid = layout.geometry
+    y0 = grid.center((0, 0))[1]
+    left, _, right, _ = grid.bounds
+    red = pixels[round(y0), round(left) - 3]  # just outside the board, at the left opening
+    assert red[2] > 150 and red[0] < 100
+    assert (pixels[round(y0), round(right) + 3] == red).all()  # and at the right one
+    for middle in ((0, 1), (0, 2)):  # nothing drawn across the board
+        assert pixels[tuple(round(v) for v in grid.center(middle)[::-1])].max() == 0
+
+
+def test_a_bridge_shows_its_symbol_until_pipes_cross_it_and_the_one_across_is_on_top():
+    puzzle = Puzzle.from_lines("bridges", [".A.", "B+B", ".A."])
+    board = GameBoard(puzzle)
+    pixels, layout = frame_of(board)
+    x, y = layout.geometry.center((1, 1))
+    size = layout.cell
+    symbol = pixels[
+        round(y - 0.3 * size) : round(y + 0.3 * size), round(x - 0.45 * size) : round(x + 0.45 * size)
+    ]
+    assert (symbol.min(axis=2) > 150).sum() > size  # grey strokes
+    drawn(board, (0, 1), (1, 1), (2, 1))
+    drawn(board, (1, 0), (1, 1), (1, 2))
+    pixels, _ = frame_of(board)
+    across = theme_rgb(puzzle, puzzle.label_index()["B"])
+    assert tuple(int(v) for v in pixels[round(y), round(x)][::-1]) == across
+
+
+def theme_rgb(puzzle, color):
+    """A colour as the default theme draws it (RGB)."""
+    from flowbot.game.look import Theme
+
+    return Theme().rgb(puzzle, color)
+
+
+def test_hex_cells_are_drawn_as_hexagons_with_their_tints():
+    puzzle = generated(5, 5, 3, "hexes")(0)
+    solution = solve(puzzle).solution
+    board = GameBoard(puzzle)
+    board.pipes[0] = list(solution.paths[0])
+    pixels, layout = frame_of(board)
+    hexes = layout.geometry
+    for cell in solution.paths[0][1:-1]:
+        x, y = hexes.center(cell)
+        # Towards a corner of the hexagon, between two neighbours' directions: the tint, not the pipe.
+        corner = pixels[round(y), round(x + 0.48 * hexes.cell_size)]
+        assert 0 < corner.max() <= 255 // 5 + 1
+    missing = next(cell for cell in ((0, 0), (0, 2), (0, 4)) if not puzzle.on_board(cell))
+    x, y = hexes.center(missing)
+    assert pixels[round(y), round(x)].max() == 0  # no cell drawn where the board has none
