@@ -154,19 +154,32 @@ def test_a_screenshot_no_flow_board_reads_goes_to_the_next_game_reader(monkeypat
     monkeypatch.setattr(
         service, "game_readers", lambda: (("flow", service.analyse_flow), ("numbermatch", other_game))
     )
-    blank = np.full((400, 300, 3), 255, np.uint8)
+    blank = np.full((400, 300, 3), 30, np.uint8)  # dark, as Flow's boards: Flow's reader is tried first
     assert analyse(png_bytes(blank))["game"] == "numbermatch"
     assert seen == [(400, 300, 3)]
     # A Flow board never reaches the next reader.
     assert analyse(png_bytes(draw_board(BOARD)))["game"] == "flow" and len(seen) == 1
 
 
-def test_when_no_reader_reads_the_first_readers_trouble_is_told(monkeypatch):
+def test_when_no_reader_reads_the_trouble_of_the_game_it_looks_like_is_told(monkeypatch):
     def other_game(frame, data, name, timeout):
         raise CaptureError("no Number Match grid")
 
     monkeypatch.setattr(
         service, "game_readers", lambda: (("flow", service.analyse_flow), ("numbermatch", other_game))
     )
+    # Dark, as Flow's boards are: Flow's reader goes first and its trouble is told.
     with pytest.raises(CaptureError, match="no board found"):
+        analyse(png_bytes(np.full((400, 300, 3), 30, np.uint8)))
+    # Light, as Number Match's grid is: its reader goes first (and Flow's still after it).
+    with pytest.raises(CaptureError, match="no Number Match grid"):
         analyse(png_bytes(np.full((400, 300, 3), 255, np.uint8)))
+
+
+def test_a_light_picture_tries_number_match_first_and_a_dark_one_flow_first():
+    readers = service.game_readers()
+    assert [game for game, _ in readers] == ["flow", "numbermatch"]
+    light = np.full((200, 100, 3), 240, np.uint8)
+    dark = draw_board(BOARD)
+    assert [game for game, _ in service.likely_first(light, readers)] == ["numbermatch", "flow"]
+    assert [game for game, _ in service.likely_first(dark, readers)] == ["flow", "numbermatch"]

@@ -76,6 +76,16 @@ class Reading:
     top_seen: bool  # no cell lines above the first row read (in a game that scrolls under a header,
     # a row cut exactly at the header's edge looks the same: see `Grid.top_visible`)
     rectified: bool = False  # read from the frame straightened: `grid` and `plus` are not its pixels
+    # For a straightened reading, the 3x3 matrix (rows of floats) from its pixels back to the frame's.
+    to_frame: tuple[tuple[float, ...], ...] | None = None
+
+    def frame_point(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the reading's pixels (its grid, its "+") as a pixel of the frame it was read from."""
+        if self.to_frame is None:
+            return x, y
+        (a, b, c), (d, e, f), (g, h, i) = self.to_frame
+        scale = g * x + h * y + i
+        return (a * x + b * y + c) / scale, (d * x + e * y + f) / scale
 
     @property
     def whole(self) -> bool:
@@ -109,15 +119,17 @@ def read_board(frame: np.ndarray, name: str = "<frame>", straighten: bool = True
 
 def _read_straightened(frame: np.ndarray, name: str, error: NumberMatchReadError | None) -> Reading:
     """The board read from the frame straightened; the first error is raised again when no grid is found."""
-    from flowbot.numbermatch.rectify import rectified
+    from flowbot.numbermatch.rectify import straightened
 
-    upright = rectified(frame)
-    if upright is None:
+    found = straightened(frame)
+    if found is None:
         if error is not None:
             raise error
         raise NumberMatchReadError(f"{name}: no grid found straightened either")
+    upright, matrix = found
+    back = tuple(tuple(float(value) for value in row) for row in np.linalg.inv(matrix))
     try:
-        return replace(_read_upright(upright, name), rectified=True)
+        return replace(_read_upright(upright, name), rectified=True, to_frame=back)
     except NumberMatchReadError as again:
         if error is None:
             raise

@@ -38,6 +38,12 @@ class Line:
 
 def rectified(frame: np.ndarray) -> np.ndarray | None:
     """The grid of a photo as an upright BGR image (None when no 9-column grid of lines is found)."""
+    found = straightened(frame)
+    return None if found is None else found[0]
+
+
+def straightened(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """`rectified`, with the 3x3 perspective matrix that maps the photo's pixels onto the upright image."""
     from flowbot.numbermatch.read import _vertical_lines
 
     scale = WORK_WIDTH / frame.shape[1]
@@ -72,7 +78,8 @@ def rectified(frame: np.ndarray) -> np.ndarray | None:
     source = cv2.GaussianBlur(frame, (0, 0), shrink / 2) if shrink > 1.5 else frame
     matrix = cv2.getPerspectiveTransform(corners, target)
     size = ((WIDTH + 2) * CELL, (ABOVE + count + BELOW) * CELL)
-    return cv2.warpPerspective(source, matrix, size, flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    upright = cv2.warpPerspective(source, matrix, size, flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    return upright, matrix
 
 
 def _lines(mask: np.ndarray, length: int, mid_x: float, mid_y: float, *, transpose: bool) -> list[Line]:

@@ -2,8 +2,10 @@
 
 `analyse(data)` answers a dict that is one line of `flowbot solve --json` plus what the page needs:
 `overlay` (the solution drawn over the screenshot, a PNG data URL), `game`, `image` (its size),
-`grid` (where the board lies, in pixels), `hints` (one entry per flow, in the order a hint reveals
-them: its cells and the pixel points of its pipe) and `file` (the puzzle as flowbot JSON).
+`grid` (where a square board's lines lie, in pixels; null for other boards), `centres` (every
+cell's pixel middle), `hints` (one entry per flow, in the order a hint reveals them: its cells and
+the pixel points of its pipe) and `file` (the puzzle as flowbot JSON). A Number Match screenshot
+answers the same keys with `game: "numbermatch"` (see `flowbot.serve.numbermatch`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ SOLVE_TIMEOUT = 20.0
 # The name a screenshot gets in the puzzle file when the upload gives none worth keeping.
 DEFAULT_NAME = "upload"
 
+# Games drawn on a light background, tried first on a light picture; and what "light" is. Every Flow
+# screenshot known (dark boards) has a median grey under 90, every Number Match one (white grid, also
+# photos of a phone) over 95.
+LIGHT_GAMES = frozenset({"numbermatch"})
+LIGHT_MEDIAN = 92
+
 
 class RefusedUpload(FlowbotError):
     """An upload refused before any reading: empty, too large, not an image, or too many pixels."""
@@ -57,12 +65,13 @@ def analyse(data: bytes, name: str | None = None, *, timeout: float = SOLVE_TIME
     frame = decode_image(data)
     label = safe_name(name)
     errors: list[FlowbotError] = []
-    for _game, reader in game_readers():
+    for _game, reader in likely_first(frame, game_readers()):
         try:
             return reader(frame, data, label, timeout)
         except CaptureError as error:
             errors.append(error)
-    # The first reader's trouble is the one told: Flow's reader names what it looked for and saw.
+    # The trouble of the game the picture looks like is the one told: that reader names what it
+    # looked for and saw.
     raise errors[0]
 
 
@@ -72,14 +81,33 @@ def analysed_json(data: bytes, name: str | None) -> bytes:
     return json.dumps(analyse(data, name), ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def game_readers() -> Sequence[tuple[str, Callable[[np.ndarray, bytes, str, float], dict]]]:
-    """Each game's screenshot analyser in the order tried; the first that reads the image answers.
+Reader = Callable[[np.ndarray, bytes, str, float], dict]
 
-    The hook for Number Match: when its screenshot reader exists, an analyser that returns the same
-    keys with `game: "numbermatch"` and one hint per pair to tap (its two cells' centres as `points`)
-    goes after Flow's here; the page already draws such hints.
+
+def game_readers() -> Sequence[tuple[str, Reader]]:
+    """Each game's screenshot analyser, in the order tried on a dark picture; the first that reads the
+    image answers. Each answers the same keys (`game` says which); a CaptureError passes it on."""
+    from flowbot.serve.numbermatch import analyse_numbermatch
+
+    return (("flow", analyse_flow), ("numbermatch", analyse_numbermatch))
+
+
+def likely_first(frame: np.ndarray, readers: Sequence[tuple[str, Reader]]) -> list[tuple[str, Reader]]:
+    """The readers with the games drawn on a light background first when the picture is light.
+
+    Only the order changes (every reader is still tried), but it matters for time: Flow's readers
+    search a Number Match photo for seconds before they give up, while Number Match's reader refuses
+    a Flow screenshot in a tenth of a second.
     """
-    return (("flow", analyse_flow),)
+    if not looks_light(frame):
+        return list(readers)
+    return sorted(readers, key=lambda entry: entry[0] not in LIGHT_GAMES)
+
+
+def looks_light(frame: np.ndarray) -> bool:
+    """True when the picture's median brightness is light (judged on every 8th pixel: cheap)."""
+    sample = frame[::8, ::8]
+    return float(np.median(sample.mean(axis=2))) >= LIGHT_MEDIAN
 
 
 def check_upload(data: bytes) -> None:
@@ -114,49 +142,67 @@ def safe_name(name: str | None) -> str:
 
 
 def analyse_flow(frame: np.ndarray, data: bytes, name: str, timeout: float) -> dict:
-    """Read a Flow board on the frame, solve it, and answer the `solve --json` keys plus the page's.
+    """Read any Flow board on the frame (square, Bridges, Hexes, Warps, walls), solve it, and answer the
+    `solve --json` keys plus the page's.
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    from flowbot.capture.overlay import draw_overlay, encode_png
-    from flowbot.capture.read import read_puzzle
+    from flowbot.capture.overlay import draw_cells_overlay, draw_overlay, encode_png
+    from flowbot.capture.screenshot import read_screenshot
     from flowbot.modes.solve_files import Outcome, outcome_record
     from flowbot.solve.sat import solve
 
     started = time.perf_counter()
-    reading = read_puzzle(frame)
+    reading = read_screenshot(frame)
     height, width = frame.shape[:2]
     geometry = reading.geometry
-    grid = {"xs": [round(x, 1) for x in geometry.xs], "ys": [round(y, 1) for y in geometry.ys]}
-    details = {"image": name, "width": width, "height": height, "grid": grid}
+    grid = None
+    details: dict = {"image": name, "width": width, "height": height}
+    if geometry is not None:
+        grid = {"xs": [round(x, 1) for x in geometry.xs], "ys": [round(y, 1) for y in geometry.ys]}
+        details["grid"] = grid
     source = Source(kind="image", path=name, index=0, format=image_format(data), details=details)
     puzzle = reading.puzzle.with_source(source)
     result = solve(puzzle, timeout=timeout)
     record = outcome_record(Outcome(name, 0, puzzle, result))
     record.setdefault("error", _unsolved_message(result.status, timeout))
     solution = result.solution if result.status == "solved" else None
-    picture = draw_overlay(frame, geometry, reading.seen_rgb, solution)
+    if geometry is not None:
+        picture = draw_overlay(frame, geometry, reading.seen_rgb, solution)
+    else:
+        picture = draw_cells_overlay(frame, reading.centres, reading.cell_size, reading.seen_rgb, solution)
+    centres = reading.centres
     record.update(
         game="flow",
+        kind=puzzle.kind,
         overlay="data:image/png;base64," + base64.b64encode(encode_png(picture)).decode("ascii"),
         image={"width": width, "height": height},
+        name=name,
         grid=grid,
+        cell_size=round(reading.cell_size, 1),
+        centres=[[row, col, *_rounded(centres[row, col])] for row, col in sorted(centres)],
         endpoints=[
-            {"label": color.label, "rgb": list(rgb), "cells": [list(cell) for cell in pair]}
+            {
+                "label": color.label,
+                "rgb": list(rgb),
+                "cells": [list(cell) for cell in pair],
+                "points": [_rounded(centres[cell]) for cell in pair],
+            }
             for color, pair, rgb in zip(puzzle.colors, puzzle.endpoints, reading.seen_rgb, strict=True)
         ],
-        hints=flow_hints(puzzle, solution, geometry, reading.seen_rgb),
+        hints=flow_hints(puzzle, solution, centres, reading.seen_rgb),
         file=puzzle_to_json(puzzle, solution.to_rows() if solution is not None else None),
         elapsed=round(time.perf_counter() - started, 6),
     )
     return record
 
 
-def flow_hints(puzzle, solution, geometry, seen_rgb) -> list[dict]:
+def flow_hints(puzzle, solution, centres, seen_rgb) -> list[dict]:
     """One hint per flow, shortest first (a short flow is the one a person finds first), with its pipe.
 
     Each hint: `label`, `name` (palette name or null), `rgb` (as seen), `cells` ([row, col] from one
-    endpoint to the other) and `points` ([x, y] pixel centres of those cells on the screenshot).
+    endpoint to the other; a bridge cell is in both flows crossing it) and `points` ([x, y] pixel
+    centres of those cells on the screenshot, from `centres`: {(row, col): (x, y)}).
     """
     if solution is None:
         return []
@@ -164,14 +210,20 @@ def flow_hints(puzzle, solution, geometry, seen_rgb) -> list[dict]:
     for index, path in enumerate(solution.paths):
         color = puzzle.colors[index]
         hints.append({
+            "type": "flow",
             "label": color.label,
             "name": color.name,
             "rgb": list(seen_rgb[index]),
             "cells": [list(cell) for cell in path],
-            "points": [[round(value, 1) for value in geometry.center(cell)] for cell in path],
+            "points": [_rounded(centres[cell]) for cell in path],
         })  # fmt: skip
     hints.sort(key=lambda hint: (len(hint["cells"]), hint["label"]))
     return hints
+
+
+def _rounded(point: tuple[float, float]) -> list[float]:
+    """A pixel point as JSON: [x, y] to a tenth of a pixel."""
+    return [round(float(point[0]), 1), round(float(point[1]), 1)]
 
 
 def _unsolved_message(status: str, timeout: float) -> str | None:

@@ -1,4 +1,5 @@
-// flowbot's page: send a screenshot to /api/solve, draw what was read over it, reveal flows one by one.
+// flowbot's page: send a screenshot to /api/solve, draw what was read over it, reveal flows (or Number
+// Match pairs) one by one. Everything is drawn from pixel points the server sends: any board's cells.
 "use strict";
 
 (() => {
@@ -85,8 +86,7 @@
     const text = JSON.stringify(body.file, null, 2) + "\n";
     puzzleUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
     puzzleLink.href = puzzleUrl;
-    puzzleLink.download = stem(body.file && body.file.source && body.file.source.details
-      ? body.file.source.details.image : "puzzle") + ".json";
+    puzzleLink.download = stem(body.name || "puzzle") + ".json";
     pictureLink.href = body.overlay;
     pictureLink.download = stem(puzzleLink.download) + "-solution.png";
     result.hidden = false;
@@ -101,26 +101,53 @@
     return base.replace(/[^\w.-]+/g, "_") || "puzzle";
   }
 
-  function describe() {
-    const shown = revealed.length;
-    const unit = answer.game === "numbermatch" ? "pair" : "flow";
-    const total = answer.hints.length;
+  function isSolved() {
+    return answer.status === "solved" || answer.status === "won";
+  }
+
+  const KINDS = { hexes: "Hexes board", bridges: "Bridges board", warps: "Warps board" };
+
+  function boardText(total) {
     const rows = answer.puzzle ? answer.puzzle.length : 0;
     const cols = rows ? answer.puzzle[0].length : 0;
-    if (answer.status !== "solved") {
-      say(sentence(answer.error || `flowbot read a ${rows}x${cols} board but could not solve it`), "error");
+    if (answer.game === "numbermatch") {
+      const adds = answer.adds_used ? ` (${answer.adds_used} of them "+")` : "";
+      return `a Number Match board of ${rows} rows, won in ${total} moves${adds}`;
+    }
+    const kind = KINDS[answer.kind] || "board";
+    return `a ${rows}x${cols} ${kind} with ${total} flows`;
+  }
+
+  // What to do for a Number Match move, as the phone shows the board at that move (rows from 1).
+  function moveText(hint) {
+    if (hint.type === "add") return 'press "+" to add the numbers';
+    const [[r1, c1], [r2, c2]] = hint.cells;
+    const [d1, d2] = hint.digits;
+    return `tap the ${d1} in row ${r1 + 1}, column ${c1 + 1} and the ${d2} in row ${r2 + 1}, column ${c2 + 1}`;
+  }
+
+  function describe() {
+    const shown = revealed.length;
+    const numbers = answer.game === "numbermatch";
+    const unit = numbers ? "move" : "flow";
+    const total = answer.hints.length;
+    const solved = isSolved();
+    if (!solved) {
+      say(sentence(answer.error || "flowbot read the board but could not solve it"), "error");
     } else if (shown === 0) {
-      const size = rows ? `a ${rows}x${cols} board with ${total} ${unit}s` : `${total} ${unit}s`;
-      const tap = unit === "flow" ? ", tap a cell for the flow through it," : "";
-      say(`flowbot read ${size} (outlined). Press hint for one ${unit}${tap} or solve for all.`);
+      const tap = numbers ? " (the next pair to tap)" : ", tap a cell for the flow through it,";
+      say(`flowbot read ${boardText(total)}. Press hint for one ${unit}${tap} or solve for all.`);
     } else if (shown < total) {
       const last = answer.hints[revealed[shown - 1]];
-      const name = last.name ? `the ${last.name} ${unit}` : `${unit} ${last.label}`;
-      say(`Hint ${shown} of ${total}: ${name}.`);
+      if (numbers) {
+        say(`Move ${last.label} of ${total}: ${moveText(last)}.`);
+      } else {
+        const name = last.name ? `the ${last.name} flow` : `flow ${last.label}`;
+        say(`Hint ${shown} of ${total}: ${name}.`);
+      }
     } else {
-      say(`The whole solution: ${total} ${unit}s.`);
+      say(numbers ? `The whole winning line: ${total} moves, numbered in order.` : `The whole solution: ${total} flows.`);
     }
-    const solved = answer.status === "solved";
     hintButton.disabled = !solved || shown >= total;
     solveButton.disabled = !solved || shown >= total;
     hideButton.disabled = shown === 0;
@@ -128,12 +155,8 @@
     canvas.dataset.shown = String(shown);
   }
 
-  function center(row, col) {
-    const { xs, ys } = answer.grid;
-    return [(xs[col] + xs[col + 1]) / 2, (ys[row] + ys[row + 1]) / 2];
-  }
-
   function cellSize() {
+    if (answer.cell_size) return answer.cell_size;
     const { xs, ys } = answer.grid;
     return ((xs[xs.length - 1] - xs[0]) / (xs.length - 1) + (ys[ys.length - 1] - ys[0]) / (ys.length - 1)) / 2;
   }
@@ -152,27 +175,42 @@
       context.fillRect(0, 0, canvas.width, canvas.height);
     }
     const size = cellSize();
-    const { xs, ys } = answer.grid;
-    // The grid as read: a misplaced or missized outline shows a misreading at a glance.
-    context.strokeStyle = "rgba(255, 255, 255, 0.9)";
+    const ink = answer.game === "numbermatch" ? "rgba(40, 90, 220, 0.8)" : "rgba(255, 255, 255, 0.9)";
+    context.strokeStyle = ink;
     context.lineWidth = Math.max(1, size / 40);
-    context.beginPath();
-    for (const x of xs) { context.moveTo(x, ys[0]); context.lineTo(x, ys[ys.length - 1]); }
-    for (const y of ys) { context.moveTo(xs[0], y); context.lineTo(xs[xs.length - 1], y); }
-    context.stroke();
+    if (answer.grid) {
+      // A square grid as read: a misplaced or missized outline shows a misreading at a glance.
+      const { xs, ys } = answer.grid;
+      context.beginPath();
+      for (const x of xs) { context.moveTo(x, ys[0]); context.lineTo(x, ys[ys.length - 1]); }
+      for (const y of ys) { context.moveTo(xs[0], y); context.lineTo(xs[xs.length - 1], y); }
+      context.stroke();
+    } else {
+      // Any other board (hexagons, walls, bridges): a small ring at every cell's middle as read.
+      for (const [, , x, y] of answer.centres || []) {
+        context.beginPath();
+        context.arc(x, y, Math.max(2, size / 12), 0, 2 * Math.PI);
+        context.stroke();
+      }
+    }
     // Every endpoint as read, ringed in white, so a missed or invented dot is easy to see.
     context.lineWidth = Math.max(1.5, size / 20);
     for (const end of answer.endpoints || []) {
-      for (const [row, col] of end.cells) {
-        const [x, y] = center(row, col);
+      for (const [x, y] of end.points) {
         context.beginPath();
         context.arc(x, y, size * 0.42, 0, 2 * Math.PI);
         context.stroke();
       }
     }
-    for (const index of revealed) drawHint(context, answer.hints[index], size);
+    for (const index of revealed) {
+      const hint = answer.hints[index];
+      if (hint.type === "pair" || hint.type === "add") drawMove(context, hint, size);
+      else drawHint(context, hint, size);
+    }
   }
 
+  // A flow's pipe through its cells' middles; a step between cells far apart goes through a warp, so
+  // it is drawn as two stubs out through the board's edge rather than a line across the board.
   function drawHint(context, hint, size) {
     const points = hint.points;
     context.strokeStyle = colour(hint.rgb);
@@ -181,12 +219,52 @@
     context.lineCap = "round";
     context.lineJoin = "round";
     context.beginPath();
-    points.forEach(([x, y], index) => (index === 0 ? context.moveTo(x, y) : context.lineTo(x, y)));
+    context.moveTo(points[0][0], points[0][1]);
+    for (let index = 1; index < points.length; index++) {
+      const [x1, y1] = points[index - 1];
+      const [x2, y2] = points[index];
+      const length = Math.hypot(x2 - x1, y2 - y1);
+      if (length <= 1.6 * size) {
+        context.lineTo(x2, y2);
+        continue;
+      }
+      const [dx, dy] = [((x2 - x1) / length) * 0.6 * size, ((y2 - y1) / length) * 0.6 * size];
+      context.lineTo(x1 - dx, y1 - dy);
+      context.moveTo(x2 + dx, y2 + dy);
+      context.lineTo(x2, y2);
+    }
     context.stroke();
     for (const [x, y] of [points[0], points[points.length - 1]]) {
       context.beginPath();
       context.arc(x, y, size * 0.35, 0, 2 * Math.PI);
       context.fill();
+    }
+  }
+
+  // A Number Match move: the two digits to tap ringed and joined, numbered; or the "+" button ringed.
+  function drawMove(context, hint, size) {
+    context.strokeStyle = colour(hint.rgb);
+    context.fillStyle = colour(hint.rgb);
+    context.lineWidth = Math.max(2, size / 10);
+    context.lineCap = "round";
+    const points = hint.points;
+    for (const [x, y] of points) {
+      context.beginPath();
+      context.arc(x, y, size * 0.45, 0, 2 * Math.PI);
+      context.stroke();
+    }
+    if (points.length === 2) {
+      const [[x1, y1], [x2, y2]] = points;
+      context.beginPath();
+      context.moveTo(x1, y1);
+      context.lineTo(x2, y2);
+      context.stroke();
+    }
+    if (points.length) {
+      const [x, y] = points[0];
+      context.font = `bold ${Math.round(size * 0.5)}px system-ui, sans-serif`;
+      context.textBaseline = "bottom";
+      context.fillText(hint.type === "add" ? `${hint.label} +` : hint.label, x - size * 0.5, y - size * 0.45);
     }
   }
 
@@ -213,15 +291,18 @@
     if (answer) { draw(); describe(); }
   });
 
-  // A tap on a cell reveals the flow through it: the one the player is stuck on.
+  // A tap on a cell reveals the flow through it: the one the player is stuck on. The cell is the one
+  // whose middle is nearest the tap (any board: squares, hexagons), if the tap is on it.
   canvas.addEventListener("click", (event) => {
-    if (!answer || answer.status !== "solved") return;
+    if (!answer || answer.game !== "flow" || !isSolved()) return;
     const [x, y] = imagePoint(event);
-    const { xs, ys } = answer.grid;
-    const col = xs.findIndex((left, index) => index + 1 < xs.length && left <= x && x < xs[index + 1]);
-    const row = ys.findIndex((top, index) => index + 1 < ys.length && top <= y && y < ys[index + 1]);
-    if (row < 0 || col < 0) return;
-    const index = answer.hints.findIndex((hint) => hint.cells.some(([r, c]) => r === row && c === col));
+    let best = null;
+    for (const [row, col, cx, cy] of answer.centres || []) {
+      const distance = Math.hypot(cx - x, cy - y);
+      if (!best || distance < best.distance) best = { row, col, distance };
+    }
+    if (!best || best.distance > 0.6 * cellSize()) return;
+    const index = answer.hints.findIndex((hint) => hint.cells.some(([r, c]) => r === best.row && c === best.col));
     if (index >= 0) reveal([index]);
   });
 
