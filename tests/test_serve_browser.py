@@ -195,3 +195,79 @@ def test_a_file_that_is_not_a_screenshot_is_a_sentence_on_the_page(server, brows
     message = browser.find_element(By.ID, "message").text
     assert message.startswith("The file is not an image") and message.endswith(".")
     assert not browser.find_element(By.ID, "result").is_displayed()
+
+
+def _shared_picture(folder: str, pattern: str) -> Path:
+    """A shared screenshot with a truth file, by a pattern of its name; skips when the data is absent."""
+    found = sorted(
+        path
+        for path in (Path(__file__).resolve().parents[2] / "shared" / folder).glob(pattern)
+        if path.with_name(path.stem + ".truth.txt").exists()
+    )
+    if not found:
+        pytest.skip(f"../shared/{folder} is not present")
+    return found[0]
+
+
+def _canvas_picture(browser) -> str:
+    """The canvas as a data URL, to tell whether something new was drawn."""
+    return browser.execute_script("return document.getElementById('overlay').toDataURL()")
+
+
+def test_a_number_match_upload_shows_the_next_pair_on_hint(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    shot = _shared_picture("numbermatch/screenshots", "bulaxrusi*.jpg")
+    browser.get(server.url + "/")
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
+    _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
+    canvas = browser.find_element(By.ID, "overlay")
+    assert canvas.get_attribute("data-game") == "numbermatch"
+    moves = int(canvas.get_attribute("data-flows"))
+    assert moves >= 2 and canvas.get_attribute("data-shown") == "0"
+    assert "Number Match board" in browser.find_element(By.ID, "message").text
+    before = _canvas_picture(browser)
+    browser.find_element(By.ID, "hint").click()
+    assert canvas.get_attribute("data-shown") == "1"
+    assert _canvas_picture(browser) != before, "the hint drew no pair"
+    _, answer = post_image(server, shot.read_bytes(), shot.name)
+    first = answer["hints"][0]
+    (r1, c1), (r2, c2) = first["cells"]
+    told = (
+        f"Move 1 of {moves}: tap the {first['digits'][0]} in row {r1 + 1}, column {c1 + 1} "
+        f"and the {first['digits'][1]} in row {r2 + 1}, column {c2 + 1}."
+    )
+    assert browser.find_element(By.ID, "message").text == told
+    # The pair is ringed in its colour on the canvas, at the points the server gave.
+    x, y = (round(value) for value in first["points"][0])
+    radius = round(0.45 * answer["cell_size"])
+    ring = browser.execute_script(
+        "const context = document.getElementById('overlay').getContext('2d');"
+        "const d = context.getImageData(arguments[0], arguments[1], 1, 1).data;"
+        "return [d[0], d[1], d[2]];",
+        x + radius,
+        y,
+    )
+    assert max(abs(got - want) for got, want in zip(ring, first["rgb"], strict=True)) < 60, ring
+    saved = _artifacts(tmp_path) / "serve-page-phone-numbermatch-hint.png"
+    assert browser.save_screenshot(str(saved))
+    print(f"\nphone-sized screenshot of a Number Match hint: {saved}")
+
+
+def test_a_hex_board_is_drawn_from_its_cells_and_a_tap_reveals_its_flow(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    shot = _shared_picture("screenshots/variants", "*FlowShapesSolver__4.jpg")
+    browser.get(server.url + "/")
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
+    _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
+    canvas = browser.find_element(By.ID, "overlay")
+    assert "Hexes board" in browser.find_element(By.ID, "message").text
+    before = _canvas_picture(browser)
+    browser.find_element(By.ID, "hint").click()
+    assert canvas.get_attribute("data-shown") == "1" and _canvas_picture(browser) != before
+    _tap_the_longest_flow(browser, server, shot)
+    assert canvas.get_attribute("data-shown") == "2"
+    saved = _artifacts(tmp_path) / "serve-page-phone-hexes.png"
+    assert browser.save_screenshot(str(saved))
+    print(f"phone-sized screenshot of a Hexes board with hints: {saved}")
