@@ -1,9 +1,12 @@
 """Load `flowbot serve`: concurrent uploads of real screenshots, each answer checked against its truth board.
 
-    .venv/bin/python scripts/bench_serve.py [--requests 50] [--concurrency 50] [--workers N] [--json]
+    .venv/bin/python scripts/bench_serve.py [--requests 50] [--concurrency 50] [--workers N]
+        [--set classic|games|all] [--json]
 
-Starts the server from this checkout on a free port, sends `--requests` uploads of the screenshots in
-../shared/screenshots that have a truth file (in turn), `--concurrency` at a time, and reports
+Starts the server from this checkout on a free port, sends `--requests` uploads of the screenshots
+that have a truth file (in turn), `--concurrency` at a time: `classic` the Flow screenshots in
+../shared/screenshots, `games` the sister games' (screenshots/variants) and Number Match's
+(../shared/numbermatch/screenshots, photos of a phone included), `all` both. It reports
 requests per second, latency (median, 95th percentile, max), and the server's peak memory: the
 resident memory of the server and its worker processes together, sampled every 20 ms from /proc
 (`server_peak_rss_mb`), and the sum of each process's own peak (VmHWM, an upper bound).
@@ -28,6 +31,11 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT.parent / "shared" / "screenshots"
+VARIANTS = SCREENSHOTS / "variants"
+NUMBERMATCH = ROOT.parent / "shared" / "numbermatch" / "screenshots"
+
+# The status an answer must have to count as correct, by game.
+SOLVED = {"flow": "solved", "numbermatch": "won"}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -36,17 +44,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=50, help="uploads in all (default 50)")
     parser.add_argument("--concurrency", type=int, default=50, help="uploads in flight at once (default 50)")
     parser.add_argument("--workers", type=int, help="the server's --workers (default: its own)")
+    parser.add_argument(
+        "--set",
+        choices=("classic", "games", "all"),
+        default="classic",
+        help="which screenshots (default: classic)",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     return parser.parse_args(argv)
 
 
-def truth_screenshots() -> list[tuple[str, bytes, list[str]]]:
-    """(name, bytes, truth rows) of every shared screenshot that has a truth board."""
+def truth_screenshots(which: str = "classic") -> list[tuple[str, bytes, list[str]]]:
+    """(name, bytes, truth rows) of every shared screenshot of the set that has a truth board."""
+    folders = {"classic": [SCREENSHOTS], "games": [VARIANTS, NUMBERMATCH]}
     found = []
-    for truth in sorted(SCREENSHOTS.glob("*.truth.txt")):
-        stem = truth.name.removesuffix(".truth.txt")
-        image = next(path for path in SCREENSHOTS.glob(stem + ".*") if not path.name.endswith(".txt"))
-        found.append((image.name, image.read_bytes(), truth.read_text().split()))
+    for folder in folders.get(which, [SCREENSHOTS, VARIANTS, NUMBERMATCH]):
+        for truth in sorted(folder.glob("*.truth.txt")):
+            stem = truth.name.removesuffix(".truth.txt")
+            image = next(path for path in folder.glob(stem + ".*") if not path.name.endswith(".txt"))
+            lines = truth.read_text().split("\n")
+            rows = [line.strip() for line in lines if line.strip() and not line.startswith("hex")]
+            found.append((image.name, image.read_bytes(), rows))
     return found
 
 
@@ -118,8 +136,10 @@ async def upload(session, url: str, shot: tuple[str, bytes, list[str]], gate: as
         async with session.post(url + "/api/solve", data=form) as response:
             answer = await response.json()
             seconds = time.perf_counter() - started
-    correct = response.status == 200 and answer.get("puzzle") == truth and answer.get("status") == "solved"
-    return {"name": name, "status": response.status, "seconds": seconds, "correct": correct}
+    game = answer.get("game", "flow")
+    read = answer.get("puzzle") == truth and answer.get("status") == SOLVED[game]
+    correct = response.status == 200 and read
+    return {"name": name, "game": game, "status": response.status, "seconds": seconds, "correct": correct}
 
 
 async def load(url: str, shots, requests: int, concurrency: int) -> tuple[list[dict], float]:
@@ -148,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     if not SCREENSHOTS.is_dir():
         print(f"bench_serve: {SCREENSHOTS} is not present", file=sys.stderr)
         return 2
-    shots = truth_screenshots()
+    shots = truth_screenshots(args.set)
     process, url = start_server(args.workers)
     sampler = MemorySampler(process.pid)
     sampler.start()
@@ -163,7 +183,13 @@ def main(argv: list[str] | None = None) -> int:
         process.communicate(timeout=60)
     seconds = [result["seconds"] for result in results]
     wrong = [result["name"] for result in results if not result["correct"]]
+    games = sorted({result["game"] for result in results})
+    by_game = {
+        game: round(percentile([result["seconds"] for result in results if result["game"] == game], 0.5), 3)
+        for game in games
+    }
     summary = {
+        "set": args.set,
         "requests": len(results),
         "concurrency": args.concurrency,
         "workers": args.workers,
@@ -174,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         "median_seconds": round(percentile(seconds, 0.5), 3),
         "p95_seconds": round(percentile(seconds, 0.95), 3),
         "max_seconds": round(max(seconds), 3),
+        "median_seconds_by_game": by_game,
         "server_processes": len(processes),
         "server_peak_rss_mb": round(sampler.peak, 1),
         "server_vmhwm_sum_mb": round(peaks, 1),
@@ -190,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             f"{summary['requests_per_second']} requests/s; latency median {summary['median_seconds']} s, "
-            f"p95 {summary['p95_seconds']} s, max {summary['max_seconds']} s"
+            f"p95 {summary['p95_seconds']} s, max {summary['max_seconds']} s; median by game: "
+            + ", ".join(f"{game} {value} s" for game, value in by_game.items())
         )
         together, peaks = summary["server_peak_rss_mb"], summary["server_vmhwm_sum_mb"]
         print(
