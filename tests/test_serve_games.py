@@ -151,3 +151,44 @@ def test_a_number_match_screenshot_gives_its_truth_board_and_hints_that_clear_it
             rows = range(len(grid["ys"]) - 1)
             row = next(index for index in rows if grid["ys"][index] <= y < grid["ys"][index + 1])
             assert truth[row][col] == str(digit)
+
+
+@pytest.mark.skipif(not NUMBERMATCH_TRUTHS, reason="../shared/numbermatch is not present")
+@pytest.mark.parametrize("tilt", [20, 50])
+def test_a_photo_in_perspective_gets_its_hints_on_its_own_pixels(tilt):
+    """A screenshot warped as a photo of a phone is read straightened; each hint's point, taken back
+    through the known warp, lands on the screenshot's cell holding that digit."""
+    import cv2
+    import numpy as np
+
+    from flowbot.capture.image import decode_image
+    from flowbot.numbermatch.read import read_board
+    from flowbot.serve.service import analyse
+    from tests.images import png_bytes
+
+    shot = next(path for path in NUMBERMATCH_TRUTHS if "bulaxrusi" in path.name)
+    frame = decode_image(shot.read_bytes())
+    grid = read_board(frame).grid
+    height, width = frame.shape[:2]
+    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    bent = np.float32(
+        [[60 + tilt, 40], [width + 100, 40 + tilt], [width + 60, height + 100], [40, height + 60 - tilt]]
+    )
+    warp = cv2.getPerspectiveTransform(corners, bent)
+    photo = cv2.warpPerspective(frame, warp, (width + 200, height + 200), borderValue=(200, 190, 180))
+    answer = analyse(png_bytes(photo), "photo.png")
+    truth = _truth_rows(shot)
+    assert answer["puzzle"] == truth and answer["status"] == "won"
+    assert answer["grid"] is None  # read straightened: no grid in the photo's pixels
+    back = np.linalg.inv(warp)
+    checked = 0
+    for hint in (hint for hint in answer["hints"] if hint["type"] == "pair"):
+        for point, digit, shown in zip(hint["points"], hint["digits"], hint["on_screenshot"], strict=True):
+            if not shown:
+                continue
+            x, y = cv2.perspectiveTransform(np.float32([[point]]), back)[0][0]
+            col = next(index for index in range(9) if grid.xs[index] <= x < grid.xs[index + 1])
+            row = next(index for index in range(len(grid.ys) - 1) if grid.ys[index] <= y < grid.ys[index + 1])
+            assert truth[row][col] == str(digit)
+            checked += 1
+    assert checked >= 20
