@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import random
 
 import cv2
@@ -183,3 +184,27 @@ def test_a_light_picture_tries_number_match_first_and_a_dark_one_flow_first():
     dark = draw_board(BOARD)
     assert [game for game, _ in service.likely_first(light, readers)] == ["numbermatch", "flow"]
     assert [game for game, _ in service.likely_first(dark, readers)] == ["flow", "numbermatch"]
+
+
+def test_a_drawn_warps_board_is_answered_from_its_cells():
+    from flowbot.generate.variants import make_variant_level
+    from tests.variant_images import draw_square
+
+    level = make_variant_level("warps", 6, 6, 4, random.Random(3))
+    lines = level.puzzle.to_rows()
+    frame = draw_square(lines, warps=frozenset(level.puzzle.warps), cell=50)
+    answer = analyse(png_bytes(frame), "warps.png")
+    assert (answer["game"], answer["kind"], answer["status"]) == ("flow", "warps", "solved")
+    assert answer["puzzle"] == lines and answer["grid"] is None
+    centres = {(row, col): [x, y] for row, col, x, y in answer["centres"]}
+    assert len(centres) == 36
+    for hint in answer["hints"]:
+        assert hint["points"] == [centres[tuple(cell)] for cell in hint["cells"]]
+    assert {tuple(cell) for hint in answer["hints"] for cell in hint["cells"]} == set(centres)
+    # The only solution goes through a warp: a step between cells on opposite edges.
+    steps = [step for hint in answer["hints"] for step in itertools.pairwise(hint["cells"])]
+    assert any(abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1 for a, b in steps)
+    file = answer["file"]
+    assert (file["schema_version"], file["kind"]) == (2, "warps")
+    assert sorted(map(tuple, file["warps"])) == sorted(level.puzzle.warps)
+    assert _decode_data_url(answer["overlay"]).shape == frame.shape
