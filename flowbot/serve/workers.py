@@ -85,6 +85,9 @@ def _die_with_parent() -> None:
 def _warm() -> None:
     """Import what reading and solving need."""
     import flowbot.capture.overlay
-    import flowbot.capture.read
+    import flowbot.capture.screenshot
+    import flowbot.numbermatch.read
+    import flowbot.numbermatch.search
+    import flowbot.serve.numbermatch
     import flowbot.serve.service
     import flowbot.solve.sat  # noqa: F401
