@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from flowbot.errors import CaptureError
+from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Puzzle
 from flowbot.serve import service
 from flowbot.serve.service import RefusedUpload, analyse, check_upload, safe_name
@@ -208,3 +208,22 @@ def test_a_drawn_warps_board_is_answered_from_its_cells():
     assert (file["schema_version"], file["kind"]) == (2, "warps")
     assert sorted(map(tuple, file["warps"])) == sorted(level.puzzle.warps)
     assert _decode_data_url(answer["overlay"]).shape == frame.shape
+
+
+def test_a_number_match_grid_misread_is_refused_without_trying_flow(monkeypatch):
+    from tests.test_serve_games import NUMBERMATCH_TRUTHS
+
+    shot = next((path for path in NUMBERMATCH_TRUTHS if "bulaxrusi" in path.name), None)
+    if shot is None:
+        pytest.skip("../shared/numbermatch is not present")
+    from flowbot.numbermatch.read import read_board
+
+    frame = cv2.imread(str(shot))
+    grid = read_board(frame).grid
+    x, y = grid.center(0, 0)
+    half = grid.cell * 0.35
+    cv2.rectangle(frame, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (255, 255, 255), -1)
+    monkeypatch.setattr(service, "analyse_flow", lambda *args: pytest.fail("Flow's reader was tried"))
+    with pytest.raises(FlowbotError, match="row 1, column 1 reads as an empty slot") as caught:
+        analyse(png_bytes(frame), "gap.png")
+    assert not isinstance(caught.value, CaptureError)  # the answer is this reader's: 422, no next reader

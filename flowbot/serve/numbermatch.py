@@ -28,19 +28,27 @@ Slot = tuple[int, int] | None
 def analyse_numbermatch(frame: np.ndarray, data: bytes, name: str, timeout: float) -> dict:
     """Read a Number Match board on the frame, solve it, and answer the page's keys (`game: "numbermatch"`).
 
-    NumberMatchReadError (a CaptureError) when no Number Match grid is on it; NumberMatchInputError
-    when one is but its reading cannot be solved as it is (only part of a scrolled board shows).
+    NumberMatchReadError (a CaptureError: the next game's reader is tried) when no Number Match grid
+    is on it; NumberMatchInputError when one is but its reading is refused (a mark that is no digit)
+    or cannot be solved as it is (only part of a scrolled board shows).
     frame : (H, W, 3) uint8 ndarray, BGR
     """
     from flowbot.capture.overlay import encode_png
     from flowbot.numbermatch.board import make_board
     from flowbot.numbermatch.cli import board_rows, moves_json
-    from flowbot.numbermatch.read import read_board
+    from flowbot.numbermatch.read import NumberMatchReadError, read_board
     from flowbot.numbermatch.rules import Rules
     from flowbot.numbermatch.search import WON, solve
 
     started = time.perf_counter()
-    reading = read_board(frame, name)
+    try:
+        reading = read_board(frame, name)
+    except NumberMatchReadError as error:
+        if not shows_grid(frame):
+            raise  # not Number Match, as far as can be told: the next game's reader may read it
+        # A Number Match grid misread: no other game's reader is worth its time (Flow's would search
+        # a photo for seconds), and this one says what was wrong.
+        raise NumberMatchInputError(str(error)) from None
     if not reading.whole:
         raise NumberMatchInputError(
             f"{name}: only part of the Number Match board shows (scrolled: its first row or its end is off "
@@ -83,6 +91,17 @@ def analyse_numbermatch(frame: np.ndarray, data: bytes, name: str, timeout: floa
         "file": {"rows": board_rows(cells, rules.width)},
         "elapsed": round(time.perf_counter() - started, 6),
     }
+
+
+def shows_grid(frame: np.ndarray) -> bool:
+    """True when the frame shows Number Match's grid of nine columns, upright, whatever is in its cells."""
+    from flowbot.numbermatch.read import NumberMatchReadError, find_grid
+
+    try:
+        find_grid(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    except NumberMatchReadError:
+        return False
+    return True
 
 
 def screenshot_slots(rows: Sequence[str], width: int) -> list[Slot]:
