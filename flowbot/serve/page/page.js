@@ -301,7 +301,7 @@
       const distance = Math.hypot(cx - x, cy - y);
       if (!best || distance < best.distance) best = { row, col, distance };
     }
-    if (!best || best.distance > 0.6 * cellSize()) return;
+    if (!best || best.distance > 0.75 * cellSize()) return; // a square cell's corner is 0.71 away
     const index = answer.hints.findIndex((hint) => hint.cells.some(([r, c]) => r === best.row && c === best.col));
     if (index >= 0) reveal([index]);
   });
