@@ -25,9 +25,9 @@ WINDOW = (540, 960)
 @pytest.fixture(scope="module")
 def display():
     """A virtual screen for this module's tests (DISPLAY and XAUTHORITY set while it runs)."""
-    from flowbot.display import VirtualDisplay
+    from tests.live_display import virtual_screen
 
-    with VirtualDisplay(700, 1000) as screen:
+    with virtual_screen(700, 1000) as screen:
         yield screen
 
 

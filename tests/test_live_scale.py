@@ -30,7 +30,8 @@ def two_monitors():
     """A 2560x1024 virtual screen split into two 1280x1024 monitors, LEFT and RIGHT, as xrandr
     describes a two-monitor desktop (mss lists both); pyautogui, if a test before this module
     imported it, is pointed at this display (it connects once, on import)."""
-    from flowbot.display import VirtualDisplay, quiet_x_client
+    from flowbot.display import VirtualDisplay
+    from tests.live_display import follow_display
 
     if shutil.which("xrandr") is None:
         pytest.skip("xrandr is not installed (Debian's x11-xserver-utils)")
@@ -39,12 +40,7 @@ def two_monitors():
             subprocess.run(
                 ["xrandr", "--setmonitor", name, f"1280/338x1024/270+{left}+0", "none"], check=True
             )
-        backend = sys.modules.get("pyautogui._pyautogui_x11")
-        if backend is not None:
-            from Xlib.display import Display
-
-            with quiet_x_client():
-                backend._display = Display(os.environ["DISPLAY"])
+        follow_display()
         yield screen
 
 

@@ -24,9 +24,9 @@ WINDOW = (540, 500)
 @pytest.fixture(scope="module")
 def display():
     """A virtual screen for this module's tests (DISPLAY and XAUTHORITY set while it runs)."""
-    from flowbot.display import VirtualDisplay
+    from tests.live_display import virtual_screen
 
-    with VirtualDisplay(700, 800) as screen:
+    with virtual_screen(700, 800) as screen:
         yield screen
 
 
