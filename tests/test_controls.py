@@ -174,3 +174,15 @@ def test_a_win_word_that_already_showed_before_drawing_is_a_counter_not_a_win():
     assert says_won(dialog, hud)  # a second "solved": the game said so just now
     assert says_won([word("You"), word("won!")], hud)
     assert not says_won([word("flows:"), word("3/3")], [])
+
+
+def test_a_button_inside_a_much_larger_box_already_offered_is_still_offered():
+    from flowbot.capture.controls import Control, _new
+
+    seen: list = []
+    area = Control(100, 300, 300, 160, "O==Q", "flow-button")  # a dialog's area taken for a button
+    twin = Control(110, 310, 280, 140, "next level", "push-button")  # the same box found another way
+    button = Control(180, 400, 170, 50, "Next Level", "push-button")  # the real button, inside it
+    assert list(_new(area, seen)) == [area]
+    assert list(_new(twin, seen)) == []
+    assert list(_new(button, seen)) == [button]

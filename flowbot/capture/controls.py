@@ -274,8 +274,14 @@ def _distance(box: tuple[int, int, int, int], board: CellMap | None) -> float:
 
 
 def _new(control: Control, seen: list[Control]) -> Iterator[Control]:
-    """Yield a control unless its centre lies inside one already yielded (one button found two ways)."""
+    """Yield a control unless its centre lies inside one already yielded of about its size (one button
+    found two ways). A button inside a much larger box is its own control: a dialog's area taken for a
+    button must not hide the "Next Level" button within it."""
     x, y = control.center
-    if not any(k.left <= x <= k.left + k.width and k.top <= y <= k.top + k.height for k in seen):
+    area = control.width * control.height
+    if not any(
+        k.left <= x <= k.left + k.width and k.top <= y <= k.top + k.height and k.width * k.height <= 2 * area
+        for k in seen
+    ):
         seen.append(control)
         yield control
