@@ -157,13 +157,19 @@ def next_controls(
     """
     seen: list[Control] = []
     flow = find_next_button(frame, board)
+    doubtful: Control | None = None
     if flow is not None:
         box = (flow.left, flow.top, flow.width, flow.height)
         label = ocr.read_line(_inside(frame, box))
-        if not is_forbidden(label):
+        if is_forbidden(label):
+            if refused is not None:
+                refused.append(label)
+        elif not label or label_score(label):
             yield from _new(Control(*box, label or "next level", "flow-button"), seen)
-        elif refused is not None:
-            refused.append(label)
+        else:
+            # Words that say nothing about moving on (a won pipe's band read as 'O==Q'): tried
+            # after every control that does say so.
+            doubtful = Control(*box, label, "flow-button")
     scored = []
     boxes = find_push_buttons(frame, board)[:MAX_LABELS]
     labels = ocr.read_lines([_inside(frame, box) for box in boxes])
@@ -179,6 +185,8 @@ def next_controls(
     links.sort(key=lambda link: (-label_score(link.label), _distance(_box(link), board)))
     for control in links:
         yield from _new(control, seen)
+    if doubtful is not None:
+        yield from _new(doubtful, seen)
 
 
 def find_push_buttons(frame: np.ndarray, board: CellMap | None = None) -> list[tuple[int, int, int, int]]:
