@@ -69,14 +69,16 @@ def _reading(board: Board, groups: list, source: Source | None) -> Reading:
 def read_image(data: bytes, path: str) -> Reading:
     """Read the board in an image file's bytes; the source records the image, its size and the grid."""
     frame = decode_image(data)
-    height, width = frame.shape[:2]
     reading = read_puzzle(frame)
-    geometry = reading.geometry
-    details = {
-        "image": Path(path).name,
-        "width": width,
-        "height": height,
-        "grid": {"xs": [round(x, 1) for x in geometry.xs], "ys": [round(y, 1) for y in geometry.ys]},
-    }
-    source = Source(kind="image", path=path, index=0, format=image_format(data), details=details)
-    return Reading(reading.puzzle.with_source(source), geometry, reading.seen_rgb)
+    source = image_source(data, path, frame, reading.geometry)
+    return Reading(reading.puzzle.with_source(source), reading.geometry, reading.seen_rgb)
+
+
+def image_source(data: bytes, path: str, frame: np.ndarray, geometry: Geometry | None) -> Source:
+    """Where a puzzle read from an image file came from: the image's name and size, and the grid's
+    pixel lines when the board has a square grid."""
+    height, width = frame.shape[:2]
+    details: dict = {"image": Path(path).name, "width": width, "height": height}
+    if geometry is not None:
+        details["grid"] = {"xs": [round(x, 1) for x in geometry.xs], "ys": [round(y, 1) for y in geometry.ys]}
+    return Source(kind="image", path=path, index=0, format=image_format(data), details=details)

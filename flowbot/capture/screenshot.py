@@ -4,17 +4,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from flowbot.capture.image import decode_image
-from flowbot.capture.read import Reading, read_puzzle
+from flowbot.capture.read import Reading, image_source, read_puzzle
 from flowbot.capture.variants import VariantReading, read_variant
 from flowbot.capture.variants.reading import LABELS
 from flowbot.errors import CaptureError, UnreadableBoardError
-from flowbot.formats import image_format
-from flowbot.model import Cell, Geometry, Puzzle, Source
+from flowbot.model import Cell, Geometry, Puzzle
 
 
 @dataclass(frozen=True)
@@ -62,12 +60,7 @@ def read_screenshot_file(data: bytes, path: str) -> ScreenshotReading:
     grid (square boards)."""
     frame = decode_image(data)
     reading = read_screenshot(frame)
-    height, width = frame.shape[:2]
-    details: dict = {"image": Path(path).name, "width": width, "height": height}
-    if reading.geometry is not None:
-        xs, ys = reading.geometry.xs, reading.geometry.ys
-        details["grid"] = {"xs": [round(x, 1) for x in xs], "ys": [round(y, 1) for y in ys]}
-    source = Source(kind="image", path=path, index=0, format=image_format(data), details=details)
+    source = image_source(data, path, frame, reading.geometry)
     return ScreenshotReading(
         reading.puzzle.with_source(source),
         reading.centres,

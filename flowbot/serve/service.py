@@ -19,7 +19,6 @@ import numpy as np
 
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.formats import image_format, puzzle_to_json
-from flowbot.model import Source
 
 # The largest upload accepted. A phone screenshot is 0.2-3 MB, a 12-megapixel phone photo 3-6 MB.
 MAX_UPLOAD_BYTES = 16 * 1024 * 1024
@@ -148,6 +147,7 @@ def analyse_flow(frame: np.ndarray, data: bytes, name: str, timeout: float) -> d
     frame : (H, W, 3) uint8 ndarray, BGR
     """
     from flowbot.capture.overlay import draw_cells_overlay, draw_overlay, encode_png
+    from flowbot.capture.read import image_source
     from flowbot.capture.screenshot import read_screenshot
     from flowbot.modes.solve_files import Outcome, outcome_record
     from flowbot.solve.sat import solve
@@ -156,12 +156,8 @@ def analyse_flow(frame: np.ndarray, data: bytes, name: str, timeout: float) -> d
     reading = read_screenshot(frame)
     height, width = frame.shape[:2]
     geometry = reading.geometry
-    grid = None
-    details: dict = {"image": name, "width": width, "height": height}
-    if geometry is not None:
-        grid = {"xs": [round(x, 1) for x in geometry.xs], "ys": [round(y, 1) for y in geometry.ys]}
-        details["grid"] = grid
-    source = Source(kind="image", path=name, index=0, format=image_format(data), details=details)
+    source = image_source(data, name, frame, geometry)
+    grid = source.details.get("grid")
     puzzle = reading.puzzle.with_source(source)
     result = solve(puzzle, timeout=timeout)
     record = outcome_record(Outcome(name, 0, puzzle, result))
