@@ -5,7 +5,7 @@ and closed in one place."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from flowbot.capture.space import Region
@@ -22,6 +22,16 @@ class LiveGame:
 
 @contextmanager
 def game_on_screen(region: Region | None, *, dry_run: bool = False) -> Iterator[LiveGame]:
+    """The game on screen for one bot: a run that presses first takes the display's bot lock (one
+    bot per game), so a second one refuses before it opens anything; released however it ends."""
+    from flowbot.lock import bot_lock
+
+    with nullcontext() if dry_run else bot_lock(), _opened(region, dry_run=dry_run) as game:
+        yield game
+
+
+@contextmanager
+def _opened(region: Region | None, *, dry_run: bool) -> Iterator[LiveGame]:
     """Open the screen, look for the game's monitor, measure the pointer against it, and open the
     window list; all closed on the way out, however the run ends."""
     from flowbot.act.pointer import RecordingPointer, open_pointer
