@@ -6,6 +6,8 @@
 
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
+Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
+popup-window, skip-arrows, dialog-closes (see flowbot.game.faults).
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 """
@@ -23,6 +25,7 @@ from typing import Any
 from flowbot.argtypes import Range, positive_float, positive_int, ranged
 from flowbot.display import DisplayError
 from flowbot.errors import FlowbotError, UsageError
+from flowbot.game.faults import FAULTS, Faults, FaultSpec, parse_fault
 from flowbot.game.look import DARK_LINES, LIGHT_LINES, NEXT_BUTTONS, THEMES, Look, Theme, Variant
 from flowbot.game.packs import levels_from, list_packs
 from flowbot.game.session import ResultsFile, Session
@@ -73,6 +76,7 @@ def run_game(
     title: str = "flowbot game",
     variant: Variant | None = None,
     trial: TrialSpec | None = None,
+    faults: FaultSpec | None = None,
 ) -> int:
     """Open a window and play the levels in order (or a time trial) until it is closed; returns 0.
 
@@ -97,7 +101,7 @@ def run_game(
         # Installed before SDL starts: SDL keeps a handler it finds rather than putting in its own.
         previous = _install_handlers(stop)
         try:
-            _play(session, stop, size, fps, title, variant)
+            _play(session, stop, size, fps, title, variant, faults or FaultSpec())
         finally:
             if sink is not None:
                 sink.close()
@@ -109,7 +113,13 @@ def run_game(
 
 
 def _play(
-    session: Session, stop: _StopRequest, size: tuple[int, int], fps: int, title: str, variant: Variant
+    session: Session,
+    stop: _StopRequest,
+    size: tuple[int, int],
+    fps: int,
+    title: str,
+    variant: Variant,
+    faults: FaultSpec,
 ) -> None:
     """The frame loop: input (every queued event, or one sample a frame), then a frame drawn and shown."""
     import pygame
@@ -117,6 +127,7 @@ def _play(
     from flowbot.game.view import GameView
 
     shown = False
+    popup = None
     try:
         try:
             pygame.display.init()
@@ -128,7 +139,11 @@ def _play(
         if pygame.display.get_driver() in HIDDEN_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
             raise DisplayError("no display to open the game window on (set DISPLAY, or run it under Xvfb)")
         pygame.display.set_caption(title)
-        view = GameView(session, variant)
+        view = GameView(session, variant, faults=Faults(faults))
+        if faults.popup_window:
+            from flowbot.game.popup import PopupWindow
+
+            popup = PopupWindow(pygame.display.get_wm_info()["window"])
         clock = pygame.time.Clock()
         held = False
 
@@ -168,14 +183,20 @@ def _play(
                 elif held:
                     view.pointer_up()
                 held = pressed
+            if popup is not None and popup.pressed():
+                session.next()  # the popup's "Next level"
             if stop.requested:
                 break
             view.tick()
             draw()
+            if popup is not None:  # opened on a win, closed when the next level starts
+                popup.show(view.popup(), view.board_centre(), view.layout.scale if view.layout else 1.0)
             clock.tick(fps)
     finally:
         if shown:  # a level counts as shown once its first frame was on screen
             session.leave()
+        if popup is not None:
+            popup.close()
         pygame.quit()
 
 
@@ -236,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     trial.add_argument(
         "--seed",
         type=int,
-        help="generated levels (or Number Match boards) from this seed (default: a fresh one)",
+        help="generated levels (or Number Match boards, or the faults' dice) from this seed"
+        " (default: a fresh one)",
     )
     sister = parser.add_argument_group("Flow's sister games (generated levels)")
     sister.add_argument(
@@ -260,6 +282,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     numbermatch.add_argument(
         "--adds", type=ranged(ADDS_RANGE), default=4, help='uses of "+" per board, 0-9 (default 4)'
+    )
+    broken = parser.add_argument_group("faults (make a bot's verdict lie; --results stays the judge)")
+    broken.add_argument(
+        "--fault",
+        type=parse_fault,
+        action="append",
+        default=[],
+        metavar="NAME[:P]",
+        help=f"one of {', '.join(FAULTS)}; lossy and last-step take a chance P, e.g. lossy:0.2"
+        " (repeatable; the dice are seeded by --seed, else 0)",
     )
     looks = parser.add_argument_group("variants (imitate other Flow games)")
     looks.add_argument(
@@ -337,7 +369,11 @@ def variant_from(args: argparse.Namespace) -> Variant:
         glyphs=args.glyphs,
     )
     look = Look(
-        board_px=args.board_px, header=args.header, win_banner=args.win_banner, next_button=args.next_button
+        board_px=args.board_px,
+        header=args.header,
+        win_banner=args.win_banner,
+        next_button=args.next_button,
+        skip_arrows=any(fault.name == "skip-arrows" for fault in args.fault),
     )
     return Variant(
         theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame, look=look
@@ -347,9 +383,11 @@ def variant_from(args: argparse.Namespace) -> Variant:
 def trial_from(args: argparse.Namespace) -> TrialSpec | None:
     """The time trial the command line asks for, or None; its options alone, or with a pack, are errors."""
     if args.time_trial is None:
-        if (args.board is not None or args.seed is not None) and args.variant is None:
+        seed_unused = args.seed is not None and not args.fault
+        if (args.board is not None or seed_unused) and args.variant is None:
             raise UsageError(
-                "--board and --seed are for generated levels: add --time-trial SECONDS or --variant"
+                "--board and --seed are for generated levels (or --seed for --fault's dice):"
+                " add --time-trial SECONDS or --variant"
             )
         return None
     if args.pack is not None or args.folder is not None:
@@ -376,6 +414,8 @@ def _numbermatch(args: argparse.Namespace) -> int:
         raise UsageError(
             "--numbermatch deals its own boards: leave out --pack, --folder, --time-trial and --variant"
         )
+    if args.fault:
+        raise UsageError("--fault is for Flow's levels: leave it out with --numbermatch")
     return run_numbermatch_game(
         seed=args.seed, start=args.start, adds=args.adds, results=args.results, size=args.size, fps=args.fps,
         title=args.title,
@@ -393,7 +433,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _numbermatch(args)
         trial = trial_from(args)
         levels = None if trial is not None else levels_for(args)
+        faults = FaultSpec.of(args.fault, args.seed)
         return run_game(
+            faults=faults,
             trial=trial,
             levels=levels,
             results=args.results,

@@ -60,6 +60,17 @@ class GameBoard:
         elif self.interpolate and self.puzzle.hex_lower is None and straight:
             self._walk(head, cell)  # rows and columns: square boards only
 
+    def joins(self, cell: Cell | None) -> bool:
+        """True when a drag onto `cell` would join the pipe being drawn to its far dot."""
+        if self.drawing is None or cell is None or self.is_connected(self.drawing):
+            return False
+        pipe = self.pipes[self.drawing]
+        return (
+            self.puzzle.endpoint_color(cell) == self.drawing
+            and cell != pipe[0]
+            and self.puzzle.linked(pipe[-1], cell)
+        )
+
     def release(self) -> bool:
         """End the stroke; True when it changed a pipe (a move, unless it redrew the last colour moved)."""
         if self.drawing is None:

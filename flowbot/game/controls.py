@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flowbot.game.layout import Layout
+from flowbot.game.faults import Faults
+from flowbot.game.layout import Dialog, Layout
 from flowbot.game.session import Session
 
 # Keys for people at a keyboard; the bot uses only the pointer.
@@ -20,16 +21,27 @@ KEY_ACTIONS = {
 class Controls:
     """Routes input to the session: the dialog's button, the bottom buttons, then the board's cells."""
 
-    def __init__(self, session: Session, *, dialog: bool = True) -> None:
+    def __init__(self, session: Session, *, dialog: bool = True, faults: Faults | None = None) -> None:
         self.session = session
         self.dialog = dialog  # False: no dialog ever shows, so nothing covers a completed board
+        self.faults = faults or Faults()
+
+    def shown_dialog(self) -> Dialog | None:
+        """The dialog over the board now, as the faults let it show (None: nothing covers the board)."""
+        session = self.session
+        return self.faults.dialog(session.board, session.dialog() if self.dialog else None)
 
     def pointer_down(self, x: float, y: float, layout: Layout) -> None:
         """A press of the main button at a pixel of the window drawn with `layout`."""
         session = self.session
+        self.faults.new_stroke()
         if session.closed:
             return
-        dialog = session.dialog() if self.dialog else None
+        arrow = layout.arrow_at(x, y)
+        if arrow is not None:  # the skip arrows work at any time, over a dialog or not
+            session.skip(forward=arrow == "next")
+            return
+        dialog = self.shown_dialog()
         placed = layout.dialog
         button = None if dialog is None or dialog.button is None or placed is None else placed.button
         if button is not None and button.contains(x, y):
@@ -39,8 +51,10 @@ class Controls:
         if action is not None:
             self.act(action)
             return
-        # A dialog covers the board: presses under it do nothing, as in the game.
-        if dialog is None:
+        # A dialog covers the board: presses under it do nothing, as in the game; nor do presses
+        # on a won board whose message is elsewhere (a popup window, a dialog that closed).
+        board = session.board
+        if dialog is None and not self.faults.holds_board(board.complete and board.drawing is None):
             cell = layout.geometry.cell_at(x, y)
             if cell is not None:
                 session.touch()
@@ -54,10 +68,14 @@ class Controls:
         if not held:  # the release happened where we could not see it (outside the window)
             board.release()
             return
-        board.drag(layout.geometry.cell_at(x, y))
+        cell = layout.geometry.cell_at(x, y)
+        if board.joins(cell) and self.faults.refuses_last_step():
+            return  # the last-step fault: the flow stops one step short of its far dot
+        board.drag(cell)
 
     def pointer_up(self) -> None:
         """The main button was released: the stroke ends."""
+        self.faults.new_stroke()
         self.session.board.release()
 
     def key(self, name: str) -> bool:

@@ -27,6 +27,7 @@ BANNER_BAND = 44
 HEADER_SHARE = 0.5  # the header's band above the board, of a cell
 SMALL_MARGIN = 12  # around a board placed at the top-left (--board-px)
 TEXT_BUTTON = (180, 52)  # the plain push button, reference pixels
+ARROW_BAND = 60  # room beside the board for each skip arrow, reference pixels
 
 BOTTOM_BUTTONS = ("previous", "restart", "next")
 
@@ -100,6 +101,7 @@ class Layout:
     header: Box | None = None  # the band just above the board for the level's header line
     title_shown: bool = True  # the level's name in the top band (not with a board at the top-left)
     hud_shown: bool = True  # the flows/moves/pipe line (not with a header or a board at the top-left)
+    arrows: tuple[RoundButton, ...] = ()  # the skip arrows beside the board: 'previous' and 'next'
 
     @property
     def cell(self) -> float:
@@ -113,6 +115,10 @@ class Layout:
     def button_at(self, x: float, y: float) -> str | None:
         """The name of the bottom button under a pixel ('previous', 'restart', 'next'), or None."""
         return next((button.name for button in self.buttons if button.contains(x, y)), None)
+
+    def arrow_at(self, x: float, y: float) -> str | None:
+        """The skip arrow under a pixel ('previous' or 'next'), or None."""
+        return next((arrow.name for arrow in self.arrows if arrow.contains(x, y)), None)
 
 
 def compute_layout(
@@ -138,7 +144,7 @@ def compute_layout(
     scale = min(width / REFERENCE[0], height / REFERENCE[1])
     bottom = height - BOTTOM_BAND * scale
     if look.board_px is None:
-        margin = MARGIN * width
+        margin = max(MARGIN * width, ARROW_BAND * scale if look.skip_arrows else 0.0)
         top = (TITLE_BAND + HUD_BAND) * scale
         band = HUD_BAND * scale  # the HUD or header line just above the board, moving with it
         fit = bottom - top
@@ -181,6 +187,7 @@ def compute_layout(
     elif dialog is not None:
         placed = _dialog_layout(width, height, scale, geometry, dialog)
     at_top = look.board_px is not None
+    arrows = _arrows(geometry.bounds, ARROW_BAND * scale, at_top) if look.skip_arrows else ()
     return Layout(
         width,
         height,
@@ -194,7 +201,19 @@ def compute_layout(
         header=header,
         title_shown=not at_top,
         hud_shown=not at_top and not look.header,
+        arrows=arrows,
     )
+
+
+def _arrows(bounds: tuple[float, float, float, float], band: float, at_top: bool) -> tuple[RoundButton, ...]:
+    """The skip arrows halfway down the board: one each side of it, or both right of a board at the
+    window's top-left (no room on its left)."""
+    left, top, right, bottom = bounds
+    middle = (top + bottom) / 2
+    before = right + band / 2 if at_top else left - band / 2
+    after = right + 3 * band / 2 if at_top else right + band / 2
+    radius = band * 0.4
+    return RoundButton("previous", before, middle, radius), RoundButton("next", after, middle, radius)
 
 
 def _extent(rows: int, cols: int, puzzle: Puzzle | None) -> tuple[float, float, tuple[float, float]]:

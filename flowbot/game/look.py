@@ -103,6 +103,7 @@ class Look:
     header: bool = False  # "level 12  6x6  flows 0/6" just above the board
     win_banner: bool = False  # "You won!" above the board on a win, pushing the board down
     next_button: str = "flow"  # "flow": Flow's dialog over the board; "text": a plain grey push button
+    skip_arrows: bool = False  # "<" and ">" beside the board, skipping a level at any time
 
 
 @dataclass(frozen=True, slots=True)

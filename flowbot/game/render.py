@@ -113,6 +113,8 @@ class Renderer:
         self._dots(surface, layout, board)
         for button in layout.buttons:
             self._button(surface, layout, button, enabled=back or button.name != "previous")
+        for arrow in layout.arrows:
+            self._arrow(surface, layout, arrow)
         if dialog is not None and layout.dialog is not None and layout.dialog.style == "text":
             self._plain_dialog(surface, layout)
         elif dialog is not None:
@@ -439,6 +441,14 @@ class Renderer:
                 (shaft_end[0] - sign * head, shaft_end[1] + head),
             ],
         )
+
+    def _arrow(self, surface: pygame.Surface, layout: Layout, arrow: RoundButton) -> None:
+        """A skip arrow beside the board: a bare chevron, '<' or '>', as level pickers draw them."""
+        sign = -1 if arrow.name == "previous" else 1
+        half = arrow.radius * 0.7
+        tip = (arrow.x + sign * half / 2, arrow.y)
+        ends = [(arrow.x - sign * half / 2, arrow.y - half), tip, (arrow.x - sign * half / 2, arrow.y + half)]
+        pygame.draw.lines(surface, self.theme.text_rgb, False, ends, max(3, layout.px(5)))
 
     def _dialog(self, surface: pygame.Surface, layout: Layout, dialog: Dialog) -> None:
         """A dark box with a white border over the board: title, text lines, and an outlined button."""

@@ -27,6 +27,7 @@ class LevelResult:
     moves: int
     seconds: float
     kind: str = "square"  # a sister game's board: 'bridges', 'hexes' or 'warps'
+    left_by: str | None = None  # 'skip arrow >' or 'skip arrow <' when a skip arrow left the level
 
     def to_json(self) -> str:
         """One line of the results file (a sister game's level also names its kind)."""
@@ -39,6 +40,8 @@ class LevelResult:
         }
         if self.kind != "square":
             record["kind"] = self.kind
+        if self.left_by is not None:
+            record["left_by"] = self.left_by
         return json.dumps(record)
 
 
@@ -100,6 +103,7 @@ class Session:
         self.board = GameBoard(self.levels[0], interpolate=interpolate)
         self._started = clock()
         self._reported = False
+        self._left_by: str | None = None
 
     @property
     def level(self) -> int:
@@ -134,6 +138,16 @@ class Session:
             return
         self.leave()
         self._show(self.index - 1)
+
+    def skip(self, *, forward: bool) -> None:
+        """A skip arrow: leave the level, solved or not, for the next one (or the one before); the
+        result says the arrow left it."""
+        self._left_by = f"skip arrow {'>' if forward else '<'}"
+        if forward:
+            self.next()
+        else:
+            self.previous()
+        self._left_by = None  # nothing left (the first level has none before it)
 
     def restart(self) -> None:
         """Clear the board of the shown level."""
@@ -178,6 +192,7 @@ class Session:
             board.moves,
             self.clock() - self._started,
             board.puzzle.kind,
+            self._left_by,
         )
         if self.report is not None:
             self.report(result)

@@ -9,7 +9,8 @@ from collections.abc import Callable
 import pygame
 
 from flowbot.game.controls import Controls
-from flowbot.game.layout import Layout
+from flowbot.game.faults import Faults
+from flowbot.game.layout import Dialog, Layout
 from flowbot.game.look import Variant, shift_offset
 from flowbot.game.render import Renderer
 from flowbot.game.session import Session
@@ -27,10 +28,12 @@ class GameView:
         *,
         clock: Callable[[], float] = time.monotonic,
         delay: float = NEXT_LEVEL_DELAY,
+        faults: Faults | None = None,
     ) -> None:
         self.session = session
         self.variant = variant or Variant()
-        self.controls = Controls(session, dialog=self.variant.dialog)
+        self.faults = faults or Faults(clock=clock)
+        self.controls = Controls(session, dialog=self.variant.dialog, faults=self.faults)
         self.renderer = Renderer(self.variant.theme, self.variant.look)
         self.clock = clock
         self.delay = delay
@@ -63,8 +66,8 @@ class GameView:
         """Draw the session's state on the surface; the layout returned maps the next input."""
         session = self.session
         self.size = surface.get_size()
-        # An ended game's screen (a time trial's) shows even in a variant with no dialogs between levels.
-        dialog = session.dialog() if self.variant.dialog or session.closed else None
+        # An ended game's screen (a time trial's) shows in every variant; else what the faults let show.
+        dialog = session.dialog() if session.closed else self.controls.shown_dialog()
         options = {"level": session.level, "dialog": dialog, "back": session.can_go_back, "won": self.won}
         options["status"] = session.status()
         if not self.variant.shift:
@@ -76,6 +79,14 @@ class GameView:
             surface.blit(canvas, self.offset())
         return self.layout
 
+    def board_centre(self) -> tuple[float, float]:
+        """The middle of the board in window pixels, as last drawn (the window's middle before that)."""
+        if self.layout is None:
+            return self.size[0] / 2, self.size[1] / 2
+        left, top, right, bottom = self.layout.geometry.bounds
+        dx, dy = self.offset()
+        return (left + right) / 2 + dx, (top + bottom) / 2 + dy
+
     def local(self, x: float, y: float) -> tuple[float, float]:
         """A window pixel in the drawn frame's own pixels."""
         dx, dy = self.offset()
@@ -85,8 +96,15 @@ class GameView:
         """A press of the main button at a window pixel."""
         self.controls.pointer_down(*self.local(x, y), self._layout())
 
+    def popup(self) -> Dialog | None:
+        """What the game's own popup window says now (the popup-window fault's win message), or None."""
+        session = self.session
+        return self.faults.popup(session.dialog() if self.variant.dialog and not session.closed else None)
+
     def pointer_move(self, x: float, y: float, *, held: bool = True) -> None:
         """The pointer moved to a window pixel, with the main button held or not."""
+        if self.faults.drops_motion():
+            return  # the lossy fault: a busy game misses this move
         self.controls.pointer_move(*self.local(x, y), self._layout(), held=held)
 
     def pointer_up(self) -> None:
