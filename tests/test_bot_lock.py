@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,3 +102,42 @@ def test_a_second_bot_on_the_same_display_exits_9_naming_the_running_one(tmp_pat
     assert second.returncode == 9, second.stdout + second.stderr
     assert f"another bot is already playing on display {display}: pid {first.pid}" in second.stderr
     assert "(flowbot auto-clear --count 5)" in second.stderr
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+def test_two_bots_started_together_on_one_game_one_refuses_and_none_claims_more_than_the_game_took(tmp_path):
+    from flowbot.display import VirtualDisplay
+    from tests.test_game_window import Game
+
+    with VirtualDisplay(700, 1000) as screen:
+        game = Game(screen.name, tmp_path / "results.jsonl", "--pack", "5x5")
+        bots: list[subprocess.Popen] = []
+        try:
+            assert game.ready() == "game ready"
+            command = [sys.executable, "-m", "flowbot", "auto-clear", "--count", "1", "--json"]
+            command += ["--artifacts", str(tmp_path)]
+            bots += [
+                subprocess.Popen(
+                    command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+                )
+                for _ in range(2)
+            ]
+            outcomes = [(*bot.communicate(timeout=180), bot.returncode) for bot in bots]
+            outcomes = [(code, out, err) for out, err, code in outcomes]
+            game.process.send_signal(signal.SIGINT)
+            assert game.finish()[0] == 0
+        finally:
+            for bot in bots:
+                if bot.poll() is None:
+                    bot.kill()
+                    bot.communicate()
+            game.kill()
+    codes = sorted(code for code, _, _ in outcomes)
+    assert codes[1] == 9, outcomes  # exactly one refused ...
+    assert codes[0] != 9, outcomes
+    [(_, _, refusal)] = [outcome for outcome in outcomes if outcome[0] == 9]
+    assert "another bot is already playing on display" in refusal
+    [(_, out, _)] = [outcome for outcome in outcomes if outcome[0] != 9]
+    claimed = json.loads(out.strip().splitlines()[-1])["cleared"]
+    solved = sum(record["solved"] for record in game.records())
+    assert claimed <= solved  # ... and the other claims nothing the game did not take
