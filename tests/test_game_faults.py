@@ -234,6 +234,17 @@ def test_popup_window_moves_the_win_message_off_the_board_and_holds_the_won_boar
     assert view.popup() is None  # the next level closes it
 
 
+def test_popup_window_refuses_a_game_that_is_not_on_x11():
+    from flowbot.display import DisplayError
+    from flowbot.game.popup import game_window_id
+
+    assert game_window_id("x11", {"window": 0x200008}) == 0x200008
+    with pytest.raises(DisplayError, match="runs on wayland"):
+        game_window_id("wayland", {"wl_display": 1})
+    with pytest.raises(DisplayError, match="runs on windows"):
+        game_window_id("windows", {"window": 5})
+
+
 # --- in a real window ------------------------------------------------------------------------------
 
 live = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")

@@ -141,9 +141,9 @@ def _play(
         pygame.display.set_caption(title)
         view = GameView(session, variant, faults=Faults(faults))
         if faults.popup_window:
-            from flowbot.game.popup import PopupWindow
+            from flowbot.game.popup import PopupWindow, game_window_id
 
-            popup = PopupWindow(pygame.display.get_wm_info()["window"])
+            popup = PopupWindow(game_window_id(pygame.display.get_driver(), pygame.display.get_wm_info()))
         clock = pygame.time.Clock()
         held = False
 

@@ -5,7 +5,9 @@ window of its own show it. Drawn with pygame, shown through python-xlib (SDL has
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
+from flowbot.display import DisplayError
 from flowbot.game.layout import Box, Dialog
 
 SIZE = (400, 210)  # the popup's width and height in pixels at the 540x960 reference window
@@ -14,7 +16,18 @@ CHUNK_ROWS = 32  # rows per image request: small requests fit every server's req
 FILL = (25, 25, 25)
 INK = (255, 255, 255)
 
-__all__ = ["PopupWindow", "popup_button"]
+__all__ = ["PopupWindow", "game_window_id", "popup_button"]
+
+
+def game_window_id(driver: str, info: Mapping[str, object]) -> int:
+    """The X id of the game's window, from SDL's video driver name and window info; DisplayError
+    when the game does not run on X (the popup is an X window transient for it)."""
+    window = info.get("window")
+    if driver != "x11" or not isinstance(window, int):
+        raise DisplayError(
+            f"--fault popup-window opens an X11 window beside the game's, and the game runs on {driver}"
+        )
+    return window
 
 
 def popup_button(width: int, height: int) -> Box:
@@ -29,11 +42,15 @@ class PopupWindow:
 
     def __init__(self, parent: int) -> None:
         from Xlib import display as xdisplay
+        from Xlib.error import DisplayError as XDisplayError
 
         from flowbot.display import quiet_x_client
 
-        with quiet_x_client():
-            self.display = xdisplay.Display()
+        try:
+            with quiet_x_client():
+                self.display = xdisplay.Display()
+        except XDisplayError as error:
+            raise DisplayError(f"--fault popup-window cannot reach the X display: {error}") from None
         self.parent = self.display.create_resource_object("window", parent)
         self.window = None
         self.dialog: Dialog | None = None
