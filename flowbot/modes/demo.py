@@ -137,7 +137,7 @@ def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):
     try:
         pointer = open_pointer(screen, region or screen.bounds)
         count = levels if levels is not None else _pack_size()
-        loop = AutoClear(screen, pointer, bundled_settings(), region, count, artifacts=Path("."))
+        loop = AutoClear(screen, pointer, bundled_settings(), region, count)
         progress = Progress(count, "demo", err)
         if recorder is not None:
             recorder.start()
