@@ -130,7 +130,8 @@ def test_demo_runs_from_the_wheel(installed, empty_folder):
     environment = {"DISPLAY": ""}
     result = flowbot(installed, empty_folder, "demo", "--levels", "1", "--json", timeout=600, **environment)
     assert result.returncode == 0, result.stderr
-    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    (line,) = result.stdout.splitlines()  # with --json, stdout is the JSON line alone
+    figures = json.loads(line)
     assert figures["solved_by_game"] == figures["levels"] == 1, figures
 
 
