@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import SHARED
 from tests.serve_helpers import _ADDRESS, RunningServer, post_image, request
+from tests.test_docs import documented_keys
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOT = SHARED / "screenshots" / "JoSSte__pyFlowfreeSolver__s21_screen_05_05.jpg"
@@ -133,6 +134,7 @@ def test_demo_runs_from_the_wheel(installed, empty_folder):
     (line,) = result.stdout.splitlines()  # with --json, stdout is the JSON line alone
     figures = json.loads(line)
     assert figures["solved_by_game"] == figures["levels"] == 1, figures
+    assert set(figures) == documented_keys("demo"), "docs/commands/demo.md: its JSON table and demo disagree"
 
 
 def test_solve_a_screenshot_from_the_wheel(installed, empty_folder):
