@@ -252,7 +252,8 @@ def test_generate_json_keys_are_listed(capsys):
     assert_keys("generate", run_json(capsys, "generate", "--json", "--size", "5x5", "--seed", "1"))
 
 
-def test_numbermatch_json_keys_are_listed(tmp_path, capsys):
+def numbermatch_screenshot() -> bytes:
+    """A PNG of the bundled Number Match game's first board."""
     pygame = pytest.importorskip("pygame")
     import random
 
@@ -262,17 +263,29 @@ def test_numbermatch_json_keys_are_listed(tmp_path, capsys):
     from flowbot.game.render import surface_to_bgr
     from flowbot.numbermatch.game import NumberMatchGame
 
-    (tmp_path / "boards.txt").write_text("123456789\n987654321\n\n1\n")
     game = NumberMatchGame(random.Random(11))
     pygame.font.init()
     surface = pygame.Surface((540, 960))
     NumberMatchView(game, (540, 960)).draw(surface)
-    cv2.imwrite(str(tmp_path / "shot.png"), surface_to_bgr(surface))
+    return cv2.imencode(".png", surface_to_bgr(surface))[1].tobytes()
+
+
+def test_numbermatch_json_keys_are_listed(tmp_path, capsys):
+    (tmp_path / "boards.txt").write_text("123456789\n987654321\n\n1\n")
+    (tmp_path / "shot.png").write_bytes(numbermatch_screenshot())
     records = run_json(capsys, "numbermatch", "--json", tmp_path / "boards.txt", tmp_path / "shot.png")
     records += run_json(capsys, "numbermatch", "--json", "--best", "--timeout", "5", tmp_path / "boards.txt")
     (tmp_path / "bad.txt").write_text("12345678x\n")
     records += run_json(capsys, "numbermatch", "--json", tmp_path / "bad.txt")
     assert_keys("numbermatch", records)
+
+
+def test_serve_answer_keys_are_listed(boards):
+    from flowbot.serve.service import analyse
+
+    answers = [analyse(boards["shot"].read_bytes(), "shot.png"), analyse(numbermatch_screenshot(), "nm.png")]
+    assert [answer["game"] for answer in answers] == ["flow", "numbermatch"]
+    assert_keys("serve", answers)
 
 
 def test_game_results_keys_are_listed():
