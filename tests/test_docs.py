@@ -307,8 +307,9 @@ def blank_display():
         yield
 
 
-def live_json(*args: str) -> dict:
-    """The one JSON line a live command prints on the empty screen (it stops: no board there)."""
+def live_run(*args: str) -> tuple[int, dict]:
+    """The exit status and the one JSON line of a live command on the empty screen (it stops: no board
+    there)."""
     completed = subprocess.run(
         [sys.executable, "-m", "flowbot", *args, "--json"],
         capture_output=True,
@@ -318,12 +319,18 @@ def live_json(*args: str) -> dict:
         cwd=ROOT,
     )
     (line,) = completed.stdout.splitlines()  # with --json, stdout is the JSON line alone
-    return json.loads(line)
+    return completed.returncode, json.loads(line)
 
 
-def test_live_json_keys_are_listed(blank_display, tmp_path):
-    assert_keys(
-        "auto-clear", [live_json("auto-clear", "--dry-run", "--count", "1", "--artifacts", str(tmp_path))]
-    )
-    assert_keys("auto-clear", [live_json("auto-clear", "--numbermatch", "--count", "1")], table=1)
-    assert_keys("screens", [live_json("screens", "--no-probe")])
+def test_live_json_keys_are_listed_and_a_run_that_stops_short_exits_4(blank_display, tmp_path):
+    """Flow's and Number Match's live bots both stop short with status 4 (the guarantees page's), not
+    the fail-safe's 10."""
+    code, summary = live_run("auto-clear", "--dry-run", "--count", "1", "--artifacts", str(tmp_path))
+    assert code == 4
+    assert_keys("auto-clear", [summary])
+    code, summary = live_run("auto-clear", "--numbermatch", "--count", "1")
+    assert code == 4
+    assert_keys("auto-clear", [summary], table=1)
+    code, summary = live_run("screens", "--no-probe")
+    assert code == 0
+    assert_keys("screens", [summary])
