@@ -250,6 +250,8 @@ def test_hint_json_keys_are_listed(boards, capsys, tmp_path):
 
 def test_generate_json_keys_are_listed(capsys):
     assert_keys("generate", run_json(capsys, "generate", "--json", "--size", "5x5", "--seed", "1"))
+    variant = run_json(capsys, "generate", "--json", "--variant", "hexes", "--size", "5x5", "--seed", "1")
+    assert_keys("generate", variant, table=1)
 
 
 def numbermatch_screenshot() -> bytes:
