@@ -68,16 +68,26 @@ def check_name(name: str, kind: str = "profile") -> str:
     return name
 
 
+# Profiles that ship inside the package (the bundled game's), so a wheel install finds them too.
+SHIPPED_PROFILES = Path(__file__).resolve().parent / "data" / "profiles"
+USER_PROFILES = Path("calibration")
+
+
 def profile_path(name: str, folder: Path | None = None) -> Path:
-    """Where a profile lives: calibration/NAME.json in the working folder, else in flowbot's own checkout."""
+    """Where a profile lives: calibration/NAME.json in the working folder, else one flowbot ships."""
     check_name(name)
     if folder is not None:
         return folder / f"{name}.json"
-    local = Path("calibration") / f"{name}.json"
+    local = USER_PROFILES / f"{name}.json"
     if local.exists():
         return local
-    shipped = Path(__file__).resolve().parents[1] / "calibration" / f"{name}.json"
+    shipped = SHIPPED_PROFILES / f"{name}.json"
     return shipped if shipped.exists() else local
+
+
+def is_shipped(path: Path) -> bool:
+    """True for a profile inside the installed package (never written to: it may be read-only)."""
+    return path.resolve().parent == SHIPPED_PROFILES
 
 
 def load_profile(name: str, folder: Path | None = None) -> Profile:
@@ -153,7 +163,9 @@ def update_profile(profile: Profile, **changes: object) -> Path:
     updated = replace(current, **changes)
     if updated == current:
         return path
-    return save_profile(updated, path.parent, force=True)
+    # What a run learns about a shipped profile goes to the user's copy, which is read first from then on.
+    folder = USER_PROFILES if is_shipped(path) else path.parent
+    return save_profile(updated, folder, force=True)
 
 
 def _pointer(value: object) -> PointerSettings:

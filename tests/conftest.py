@@ -16,3 +16,12 @@ def corpus() -> Path:
     if not path.is_dir():
         pytest.skip("../shared/corpus is not present")
     return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory):
+    """Failure screenshots of runs given no --artifacts go to a cache folder of the test run's own (the
+    runs the tests start inherit it), never the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield

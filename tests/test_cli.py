@@ -315,7 +315,8 @@ def test_read_saves_screenshots_as_flowbot_json(tmp_path, capsys):
     (shots / "notes.txt").write_text(GOOD)
     out = tmp_path / "out"
     code, _, err = run_cli(["read", shots, "--out", out], capsys)
-    assert code == 2 and "notes.txt: not a screenshot" in err
+    # A folder's notes are skipped and counted (a notes file named on the command line is refused).
+    assert code == 0 and f"{shots}: skipped 1 file, not a screenshot (notes.txt)" in err
     saved = json.loads((out / "level-1.json").read_text())
     assert saved["schema_version"] == 1
     assert saved["source"]["kind"] == "image" and saved["source"]["format"] == "jpeg"

@@ -120,7 +120,8 @@ def test_the_whole_demo_pack_is_confirmed_solved_by_the_game(display, tmp_path):
     figures = json.loads(completed.stdout.strip().splitlines()[-1])
     assert figures["levels"] == 10 and figures["solved_by_game"] == 10
     assert 0 < figures["bot_overhead_ms_median"] < 1000
-    assert "14x14" in completed.stdout
+    assert len(completed.stdout.splitlines()) == 1  # the JSON line alone; the summary went to stderr
+    assert "14x14" in completed.stderr
 
 
 def test_demo_without_a_display_starts_one_and_records(tmp_path):
@@ -130,7 +131,7 @@ def test_demo_without_a_display_starts_one_and_records(tmp_path):
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False,
     )  # fmt: skip
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert "recording of the run: flowbot-demo.gif" in completed.stdout
+    assert "recording of the run: flowbot-demo.gif" in completed.stderr
     assert (tmp_path / "flowbot-demo.gif").read_bytes()[:6] in (b"GIF87a", b"GIF89a")
 
 

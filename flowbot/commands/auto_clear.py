@@ -26,7 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     parser.add_argument(
-        "--artifacts", default=".", metavar="DIR", help="where to save screenshots of failures"
+        "--artifacts",
+        metavar="DIR",
+        help="where to save screenshots of failures (made when missing; default: the per-user cache folder, "
+        "e.g. ~/.cache/flowbot)",
     )
     add_pointer_options(parser)
 

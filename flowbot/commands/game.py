@@ -16,6 +16,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game_args", nargs=argparse.REMAINDER)
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """The game's own parser: what `flowbot game --help` shows and the manual's flag check reads."""
+    from flowbot.game.app import build_parser as game_parser
+
+    return game_parser()
+
+
 def run_raw(argv: Sequence[str]) -> int:
     """Start the game with the arguments after `game`, untouched."""
     from flowbot.game.app import main as game_main

@@ -19,11 +19,15 @@ DESCRIPTION = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `flowbot hint`."""
-    parser.add_argument("path", metavar="FILE|SHOT.png", help="a puzzle file or a screenshot")
+    parser.add_argument(
+        "path", metavar="FILE|SHOT.png", help="a puzzle file, a screenshot, or a folder of them (see --index)"
+    )
     parser.add_argument(
         "--state", metavar="STATE", help="what is drawn so far (grid text file; default: nothing)"
     )
-    parser.add_argument("--index", type=int, default=0, metavar="N", help="which puzzle of a file (from 0)")
+    parser.add_argument(
+        "--index", type=int, default=0, metavar="N", help="which puzzle of a file or folder (from 0)"
+    )
     parser.add_argument(
         "--picture",
         metavar="PNG",

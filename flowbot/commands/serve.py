@@ -9,8 +9,10 @@ from flowbot.argtypes import Range, ranged
 NAME = "serve"
 HELP = "a web page for phones: drop a screenshot, get a hint or the solution"
 DESCRIPTION = (
-    "Serves a page (and POST /api/solve) that reads a Flow screenshot, draws the board it read over it, "
-    "and reveals the solution one flow at a time. Listens on this computer only unless --host says "
+    "Serves a page (and POST /api/solve) that reads a screenshot (or a photo of a phone) of Flow Free, "
+    "its sister games Bridges, Hexes and Warps, or Number Match, draws the board it read over it, and "
+    "reveals the solution a step at a time (one flow, or Number Match's next pair). Listens on this "
+    "computer only unless --host says "
     "otherwise; --host 0.0.0.0 prints the address (and a QR code) for a phone on the same network. "
     "Ctrl-C or SIGTERM stops it."
 )

@@ -17,6 +17,7 @@ from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
+from flowbot.artifacts import artifacts_folder, default_folder, save_failure_picture
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import Control, next_controls, says_won
 from flowbot.capture.ocr import Word, read_words
@@ -213,7 +214,7 @@ class AutoClear:
     region: Region | None = None
     count: int | None = None
     dry_run: bool = False
-    artifacts: Path = Path(".")
+    artifacts: Path = field(default_factory=default_folder)  # where failure screenshots go
     settle_timeout: float = 8.0  # seconds to wait for the next level's board
     verify_timeout: float = 2.0  # seconds for the game to show a drawn level as done
     sleep: Callable[[float], None] = time.sleep
@@ -748,11 +749,9 @@ class AutoClear:
         if frame is None:
             return
         from flowbot.capture.overlay import encode_png
-        from flowbot.formats import atomic_write_bytes
 
-        path = self.artifacts / f"flowbot-{name}-{time.strftime('%Y%m%d-%H%M%S')}.png"
         try:
-            atomic_write_bytes(path, encode_png(frame.pixels))
+            path = save_failure_picture(self.artifacts, name, encode_png(frame.pixels))
             report.failure_image = str(path)
         except FlowbotError as error:
             log.warning("could not save the failure screenshot: %s", error)
@@ -816,7 +815,7 @@ def run_auto_clear(
     region: Region | None,
     dry_run: bool,
     settings: PointerSettings,
-    artifacts: str,
+    artifacts: str | None,
     as_json: bool,
     out,
     err,
@@ -834,7 +833,14 @@ def run_auto_clear(
     region = region or (profile.region if profile else None)
     with game_on_screen(region, dry_run=dry_run) as game:
         loop = live_loop(
-            game.screen, game.pointer, settings, region, count, dry_run, Path(artifacts), windows=game.windows
+            game.screen,
+            game.pointer,
+            settings,
+            region,
+            count,
+            dry_run,
+            artifacts_folder(artifacts),
+            windows=game.windows,
         )
         if tune and not dry_run and not isinstance(loop, VariantClear):
             loop.tuner = start_tuner(settings, on_proven=_saver(profile))

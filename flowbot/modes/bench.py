@@ -61,7 +61,7 @@ def run_bench(
     if corpus_set == "generate":
         return bench_generate(count=20)
     files = list(paths) or corpus_paths(corpus_set)
-    every = load_all(files)
+    every = load_all(files, sys.stderr)
     skipped = [outcome for outcome in every if outcome.puzzle is None]
     for outcome in skipped:
         print(f"flowbot: skipped: {outcome.error}", file=sys.stderr)
@@ -147,8 +147,12 @@ def bench_screenshots(paths: Sequence[str], repeat: int) -> int:
     from flowbot.capture.image import decode_image
     from flowbot.capture.read import read_puzzle
     from flowbot.errors import FlowbotError
+    from flowbot.loader import puzzle_inputs
 
-    images = [Path(path) for path in paths] or _shared_screenshots()
+    inputs = puzzle_inputs(paths, images_only=True)
+    for note in inputs.notes():
+        print(f"flowbot: {note}", file=sys.stderr)
+    images = [Path(path) for path in inputs.files] or _shared_screenshots()
     decode_times, read_times, exact, with_truth, failed = [], [], 0, 0, []
     progress = Progress(len(images), "bench", sys.stderr)
     for image in images:

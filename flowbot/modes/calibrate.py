@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -12,11 +13,13 @@ import cv2
 import numpy as np
 
 from flowbot.act.plan import PointerSettings
-from flowbot.capture.buttons import find_next_button
+from flowbot.capture.board import find_board
+from flowbot.capture.controls import Control
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.formats import Outputs
+from flowbot.model import Geometry
 from flowbot.profiles import Profile, check_name, new_profile_path, save_profile
 from flowbot.solve.sat import solve
 
@@ -33,29 +36,85 @@ class CalibrationError(FlowbotError):
     exit_code = 8
 
 
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What calibration sees on one frame: the board's grid (frame pixels), the puzzle when it reads,
+    and the control that moves on to the next level when a won level's dialog shows."""
+
+    geometry: Geometry
+    reading: Reading | None
+    button: Control | None
+
+    @property
+    def size(self) -> str:
+        """The grid as ROWSxCOLS."""
+        return f"{self.geometry.rows}x{self.geometry.cols}"
+
+
+def look_at_board(pixels: np.ndarray) -> Sight:
+    """The board on a frame, read, or (under a won level's dialog, whose box hides dots) its grid alone
+    with the dialog's next-level button; the reader's CaptureError when neither is there.
+
+    pixels : (H, W, 3) uint8 ndarray, BGR
+    """
+    try:
+        reading = read_puzzle(pixels)
+    except CaptureError as error:
+        try:
+            geometry = find_board(pixels).geometry
+        except CaptureError:
+            raise error from None
+        button = next_level_control(pixels, geometry)
+        if button is None:
+            raise
+        return Sight(geometry, None, button)
+    return Sight(reading.geometry, reading, next_level_control(pixels, reading.geometry))
+
+
+def next_level_control(pixels: np.ndarray, geometry: Geometry) -> Control | None:
+    """The button the bot would click to move on (a dialog's, whichever style), found as the live loop
+    finds it; text links are left out: a profile remembers a button.
+
+    pixels : (H, W, 3) uint8 ndarray, BGR
+    """
+    from flowbot.capture.controls import label_score, next_controls
+
+    for control in next_controls(pixels, geometry):
+        if control.kind == "text":
+            return None  # past every button: what is left is words on the screen
+        if label_score(control.label):
+            return control
+    return None
+
+
 def calibrate_automatically(
     screen: Screen, name: str, region: Region | None, settings: PointerSettings
 ) -> Profile:
     """Find the board on screen, check it reads the same again within the window found and that the
-    reading solves, and make a profile (with the next-level control when one is showing)."""
+    reading solves (or, on a won level, that its dialog's next-level button shows), and make a profile
+    (with the next-level control when one is showing)."""
     frame = screen.grab(region)
-    reading = _solvable(_read(frame))
+    try:
+        sight = look_at_board(frame.pixels)
+    except CaptureError as error:
+        raise CalibrationError(f"no board on screen: {error}") from None
+    if sight.button is None:
+        assert sight.reading is not None
+        _solvable(sight.reading)  # a won level's board is hidden by its dialog: nothing to solve
     limit = region or frame.region
-    window = _window_around(reading, frame, limit)
-    again = _read(screen.grab(window))
-    if again.puzzle.size != reading.puzzle.size:
+    window = _window_around(sight.geometry, frame, limit)
+    again = _grid(screen.grab(window).pixels)
+    if (again.rows, again.cols) != (sight.geometry.rows, sight.geometry.cols):
         raise CalibrationError(
-            f"the board read {reading.puzzle.size} and then {again.puzzle.size}; is the game still moving?"
+            f"the board read {sight.size} and then {again.rows}x{again.cols}; is the game still moving?"
         )
-    button = find_next_button(frame.pixels, reading.geometry)
-    next_button = (
-        (round(button.center[0] + frame.left), round(button.center[1] + frame.top)) if button else None
-    )
-    if next_button is not None:
+    next_button = None
+    if sight.button is not None:
+        x, y = sight.button.center
+        next_button = (round(x + frame.left), round(y + frame.top))
         window = _covering(window, [next_button], limit)
-    return Profile(
-        name, window, reading.puzzle.rows, reading.puzzle.cols, next_button, None, "dialog", settings
-    )
+    rows, cols = sight.geometry.rows, sight.geometry.cols
+    return Profile(name, window, rows, cols, next_button, None, "dialog", settings)
 
 
 def calibrate_by_pointing(
@@ -148,18 +207,43 @@ def draw_check(frame: Frame, out_path: str, outputs: Outputs | None = None) -> s
 
     picture = frame.pixels.copy()
     try:
-        reading = read_puzzle(frame.pixels)
+        sight = look_at_board(frame.pixels)
     except CaptureError as error:
         verdict = f"no board read: {error}"
         _caption(picture, verdict, (0, 0, 255))
         outputs.write_bytes(out_path, encode_png(picture))
         return verdict
-    geometry, puzzle = reading.geometry, reading.puzzle
+    geometry = sight.geometry
     draw_grid(picture, geometry, (255, 255, 255), 1)
     corner_a = (round(geometry.xs[0]), round(geometry.ys[0]))
     corner_b = (round(geometry.xs[-1]), round(geometry.ys[-1]))
     cv2.rectangle(picture, corner_a, corner_b, (0, 255, 0), 3)
     scale = max(0.4, geometry.cell_size / 90)
+    if sight.reading is not None:
+        puzzle = sight.reading.puzzle
+        _draw_dots(picture, geometry, puzzle, scale)
+        verdict = f"board {puzzle.size}, {len(puzzle.colors)} colours"
+    else:
+        verdict = f"board {sight.size} under a dialog"
+    if sight.button is not None:
+        button = sight.button
+        far_corner = (button.left + button.width, button.top + button.height)
+        cv2.rectangle(picture, (button.left, button.top), far_corner, (255, 0, 255), 4)
+        below = (button.left, min(picture.shape[0] - 4, button.top + button.height + round(24 * scale)))
+        cv2.putText(
+            picture, "would click", below, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 0, 255), 2, cv2.LINE_AA
+        )
+        x, y = button.center
+        verdict += (
+            f", next-level button {button.label!r} at ({round(x + frame.left)}, {round(y + frame.top)})"
+        )
+    _caption(picture, verdict, (0, 255, 0))
+    outputs.write_bytes(out_path, encode_png(picture))
+    return verdict
+
+
+def _draw_dots(picture: np.ndarray, geometry: Geometry, puzzle, scale: float) -> None:
+    """Ring and name each endpoint read, and cross out each wall."""
     for color, (first, second) in zip(puzzle.colors, puzzle.endpoints, strict=True):
         for cell in (first, second):
             x, y = geometry.center(cell)
@@ -179,16 +263,6 @@ def draw_check(frame: Frame, out_path: str, outputs: Outputs | None = None) -> s
             round(geometry.cell_size / 3),
             2,
         )
-    button = find_next_button(frame.pixels, geometry)
-    if button is not None:
-        far_corner = (button.left + button.width, button.top + button.height)
-        cv2.rectangle(picture, (button.left, button.top), far_corner, (255, 0, 255), 4)
-    verdict = f"board {puzzle.size}, {len(puzzle.colors)} colours" + (
-        ", next-level button found" if button else ""
-    )
-    _caption(picture, verdict, (0, 255, 0))
-    outputs.write_bytes(out_path, encode_png(picture))
-    return verdict
 
 
 def run_calibrate(
@@ -218,6 +292,11 @@ def run_calibrate(
         outputs.claim(picture, "the check picture")
     elif name is not None:
         new_profile_path(name, folder, force)
+        if manual and not has_terminal():
+            raise CalibrationError(
+                "--manual asks where the board is, and there is no terminal to ask in (standard input is "
+                "closed or not a terminal); run it in a terminal, or leave out --manual to detect the board"
+            )
     screen = MssScreen()
     try:
         look_at_the_game(screen, region)
@@ -233,7 +312,7 @@ def run_calibrate(
             try:
                 profile = calibrate_automatically(screen, name, region, settings)
             except FlowbotError as error:
-                if not sys.stdin.isatty():
+                if not has_terminal():
                     raise CalibrationError(
                         f"automatic calibration failed ({error}) and there is no terminal to ask; "
                         "run it in a terminal, or give --region"
@@ -241,13 +320,35 @@ def run_calibrate(
                 out.write(f"automatic calibration failed: {error}\n")
         if profile is None:
             profile = calibrate_by_pointing(
-                screen, name, settings, input, lambda: _mouse_position(screen), out, after_failure=not manual
+                screen, name, settings, _ask, lambda: _mouse_position(screen), out, after_failure=not manual
             )
     finally:
         screen.close()
     path = save_profile(profile, folder, force=force)
     out.write(f"profile saved: {path} ({profile.rows}x{profile.cols} board in {profile.region})\n")
     return 0
+
+
+def _grid(pixels: np.ndarray) -> Geometry:
+    """The board's grid on a frame (its dots may be hidden by a dialog), or say why not."""
+    try:
+        return find_board(pixels).geometry
+    except CaptureError as error:
+        raise CalibrationError(f"no board on screen: {error}") from None
+
+
+def has_terminal() -> bool:
+    """True when a person can answer questions on standard input (not closed, not a pipe or file)."""
+    stdin = sys.stdin
+    return stdin is not None and not stdin.closed and stdin.isatty()
+
+
+def _ask(question: str) -> str:
+    """Ask on the terminal; its end (Ctrl-D, a closed input) stops calibrating with a message."""
+    try:
+        return input(question)
+    except EOFError:
+        raise CalibrationError("no answer: standard input ended while calibrating by pointing") from None
 
 
 def _read(frame: Frame) -> Reading:
@@ -258,9 +359,9 @@ def _read(frame: Frame) -> Reading:
         raise CalibrationError(f"no board on screen: {error}") from None
 
 
-def _window_around(reading: Reading, frame: Frame, limit: Region) -> Region:
+def _window_around(geometry: Geometry, frame: Frame, limit: Region) -> Region:
     """The window to remember: the board on screen with room around it for the dialog."""
-    geometry = reading.geometry.shifted(frame.left, frame.top)
+    geometry = geometry.shifted(frame.left, frame.top)
     return region_around(geometry.xs, geometry.ys, limit)
 
 

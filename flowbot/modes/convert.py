@@ -41,7 +41,7 @@ def run_convert(
     outputs = Outputs(force=force, inputs=expand_folders(paths))
     # The folder itself is checked before the (possibly slow) reading of every screenshot.
     check_output_folder(folder)
-    loaded = load_all(paths)
+    loaded = load_all(paths, err, images_only=images_only)
     per_file: dict[str, int] = {}
     for outcome in loaded:
         per_file[outcome.source] = per_file.get(outcome.source, 0) + 1

@@ -71,11 +71,13 @@ def run_demo(
         solved = _solved_by_game(results)
     seconds = time.perf_counter() - started
     wanted = levels if levels is not None else len(report.levels)
-    out.write(report.summary() + "\n")
-    out.write(f"the game confirms {solved} of {wanted} level(s) solved\n")
+    # With --json, stdout carries the JSON line alone (as every live command's); the words go to stderr.
+    words = err if as_json else out
+    words.write(report.summary() + "\n")
+    words.write(f"the game confirms {solved} of {wanted} level(s) solved\n")
     if record is not None and frames:
         _write_gif(frames, record, outputs)
-        out.write(f"recording of the run: {record}\n")
+        words.write(f"recording of the run: {record}\n")
     if as_json:
         draws = [level.timing.draw_s for level in report.levels]
         record_line = {
@@ -137,7 +139,7 @@ def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):
     try:
         pointer = open_pointer(screen, region or screen.bounds)
         count = levels if levels is not None else _pack_size()
-        loop = AutoClear(screen, pointer, bundled_settings(), region, count, artifacts=Path("."))
+        loop = AutoClear(screen, pointer, bundled_settings(), region, count)
         progress = Progress(count, "demo", err)
         if recorder is not None:
             recorder.start()

@@ -14,7 +14,7 @@ from flowbot.formats import (
     read_input_bytes,
     read_text_file,
 )
-from flowbot.loader import read_entries
+from flowbot.loader import puzzle_in_folder, read_entries
 from flowbot.model import Puzzle
 from flowbot.rate.hint import Hint, next_hint
 from flowbot.solve.sat import solve
@@ -31,7 +31,10 @@ def run_hint(
     out: TextIO,
 ) -> int:
     """Print the next step for the puzzle in `path` from the drawn position in `state` (none drawn
-    when None); for a screenshot also write the step drawn on it to `picture`."""
+    when None); for a screenshot also write the step drawn on it to `picture`. A folder gives its
+    `index`-th puzzle, its other files skipped as `solve` skips them."""
+    if Path(path).is_dir():
+        path, index = puzzle_in_folder(path, index)
     data = read_input_bytes(path)
     reading = None
     if is_image_bytes(data):

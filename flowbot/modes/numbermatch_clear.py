@@ -47,7 +47,7 @@ MAX_SCROLLS = 60  # drags while looking for the top or the end of a board
 class NumberMatchClearError(FlowbotError):
     """The live Number Match run could not go on (a board unreadable, unsolvable, or not taking moves)."""
 
-    exit_code = 10
+    exit_code = 4  # the live bot stopped short, as Flow's (10 is the fail-safe's)
 
 
 @dataclass

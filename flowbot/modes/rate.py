@@ -22,7 +22,7 @@ def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO, s
     A puzzle with no solution gets no difficulty: it is reported as unsolvable. With `steps`, the
     solver's record follows: each layer's kind, how many moves it made, and their reasons.
     """
-    loaded = load_all(paths)
+    loaded = load_all(paths, err)
     progress = Progress(len(loaded), "rating", err, enabled=as_json)
     code = EXIT_SOLVED
     for outcome in loaded:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.act.plan import PointerSettings
+from flowbot.artifacts import default_folder
 from flowbot.capture.read import Reading
 from flowbot.capture.screen import Frame, Region
 from flowbot.cellmap import CentreMap
@@ -161,7 +162,13 @@ def run_scrape(
     region = region or (profile.region if profile else None)
     with game_on_screen(region) as game:
         loop = live_loop(
-            game.screen, game.pointer, settings, region, artifacts=folder.path, windows=game.windows
+            # Failure pictures go to the cache folder: an image in the pack would be read as a level.
+            game.screen,
+            game.pointer,
+            settings,
+            region,
+            artifacts=default_folder(),
+            windows=game.windows,
         )
         if profile is not None:
             loop.advance, loop.next_button, loop.arrow_button = (

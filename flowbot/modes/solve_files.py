@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TextIO
 
 from flowbot.errors import FlowbotError, UsageError
-from flowbot.formats import Outputs, expand_folders
-from flowbot.loader import read_entries
+from flowbot.formats import Outputs
+from flowbot.loader import empty_folder_error, puzzle_inputs, read_entries
 from flowbot.model import Puzzle
 from flowbot.modes.solve_image import check_overlay_path, is_image_file, write_overlay
 from flowbot.progress import Progress
@@ -40,12 +40,16 @@ class Outcome:
         return "error" if self.result is None else self.result.status
 
 
-def load_all(paths: Sequence[str]) -> list[Outcome]:
-    """Read every puzzle of every file (folders give their files); unreadable ones become error outcomes."""
+def load_all(paths: Sequence[str], err: TextIO | None = None, images_only: bool = False) -> list[Outcome]:
+    """Read every puzzle of every file (folders give the files that hold puzzles, see `puzzle_inputs`;
+    how many they skipped is said on `err`); unreadable ones become error outcomes."""
+    inputs = puzzle_inputs(paths, images_only=images_only)
+    for note in inputs.notes() if err is not None else ():
+        err.write(f"flowbot: {note}\n")
     loaded = []
-    for path in expand_folders(paths):
+    for path in inputs.files:
         if Path(path).is_dir():
-            loaded.append(Outcome(path, 0, None, None, f"{path}: folder holds no files"))
+            loaded.append(Outcome(path, 0, None, None, empty_folder_error(path, inputs)))
             continue
         try:
             entries = read_entries(path)
@@ -133,7 +137,7 @@ def run_solve(
         check_overlay_path(overlay)
         outputs.claim(overlay, "the overlay")
     outcomes = []
-    loaded = load_all(paths)
+    loaded = load_all(paths, err)
     # Boards go to the terminal in text mode, so the bar would only get in their way there.
     progress = Progress(len(loaded), "solving", err, enabled=as_json)
     for outcome in solve_outcomes(loaded, unique=unique, timeout=timeout):

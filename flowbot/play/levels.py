@@ -12,7 +12,7 @@ from flowbot.errors import FlowbotError, FormatError, InputFileError, UsageError
 from flowbot.formats import Loaded
 from flowbot.generate.levels import make_level
 from flowbot.generate.lines import check_size, default_colors
-from flowbot.loader import read_entries
+from flowbot.loader import puzzle_inputs, read_entries
 from flowbot.model import Puzzle, Solution, Source
 from flowbot.modes.generate import level_rng, parse_size
 from flowbot.modes.solve_files import Outcome, load_all
@@ -129,7 +129,10 @@ def _folder_levels(path: str) -> LevelList:
     if not levels:
         first = errors[0] if errors else f"{path}: holds no puzzles"
         raise InputFileError(f"{path}: no puzzle to play ({first})")
-    return LevelList(levels, note=_skipped_note(len(errors), errors[0] if errors else None))
+    # Files that hold no puzzle (notes, a manifest) were left out of the folder: said once, too.
+    notes = [_skipped_note(len(errors), errors[0] if errors else None)]
+    notes += [skipped.summary() for skipped in puzzle_inputs([path]).skipped]
+    return LevelList(levels, note="; ".join(note for note in notes if note))
 
 
 _CLASSIC_ONLY = "the terminal game plays classic boards only (flowbot solve solves it)"
