@@ -17,6 +17,7 @@ from aiohttp import web
 
 from flowbot.errors import FlowbotError
 from flowbot.serve.service import MAX_UPLOAD_BYTES, RefusedUpload, analysed_json
+from flowbot.serve.turns import Turns
 from flowbot.serve.workers import WorkerCrashed, Workers
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,7 @@ class Pending:
 WORKERS = web.AppKey("workers", Workers)
 PENDING = web.AppKey("pending", Pending)
 LIMITS = web.AppKey("limits", ReadLimits)
+TURNS = web.AppKey("turns", Turns)
 ASSETS = web.AppKey("assets", dict)
 
 
@@ -130,6 +132,7 @@ def make_app(
     once. The head deadline (`limits.head`) is the runner's: see `runner_options`."""
     app = web.Application(middlewares=[_headers_and_json_errors], client_max_size=MULTIPART_SLACK)
     app[WORKERS] = Workers(workers)
+    app[TURNS] = Turns(workers)  # the pool never queues: each upload waits here for its address's turn
     app[PENDING] = Pending(max_pending, per_client)
     app[LIMITS] = limits
     app[ASSETS] = load_assets()
@@ -199,7 +202,8 @@ async def _solve(request: web.Request) -> web.Response:
             held = 0
             return _error(str(error), error.http_status)
         try:
-            body = await request.app[WORKERS].run(analysed_json, data, name)
+            async with request.app[TURNS].turn(client):
+                body = await request.app[WORKERS].run(analysed_json, data, name)
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
         except WorkerCrashed as error:
