@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from flowbot import __version__
 from flowbot.commands import commands
 from flowbot.commands.solve import DEFAULT_SOLVE_TIMEOUT
-from flowbot.errors import FlowbotError, UsageError
+from flowbot.errors import DisplayLost, FlowbotError, UsageError
 
 __all__ = ["DEFAULT_SOLVE_TIMEOUT", "Parser", "build_parser", "main", "run"]
 
@@ -68,9 +68,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("flowbot: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        lost = _display_gone()
+        if lost is not None:  # the pipe that broke was the display's, not our output's
+            print(f"flowbot: {lost}", file=sys.stderr)
+            return lost.exit_code
         # The reader went away (e.g. `| head`); exit quietly like other Unix tools.
         sys.stderr.close()
         return 141
+    except Exception:
+        lost = _display_gone()
+        if lost is None:
+            raise
+        print(f"flowbot: {lost}", file=sys.stderr)
+        return lost.exit_code
+
+
+def _display_gone() -> DisplayLost | None:
+    """For an error that no adapter turned into a FlowbotError: DisplayLost when this process used a
+    display that is gone now (a display library's own error from a call no adapter wraps), else None."""
+    from flowbot.display import display_alive, display_lost, display_used, mark_lost
+
+    if display_lost() or (display_used() and not display_alive()):
+        return DisplayLost(mark_lost("the command ran"))
+    return None
 
 
 def _setup_logging(verbosity: int) -> None:

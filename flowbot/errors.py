@@ -52,3 +52,14 @@ class ScaleError(FlowbotError):
     several monitors), so a press could land elsewhere: the run stops before any press."""
 
     exit_code = 12
+
+
+class StopRun(FlowbotError):
+    """A live run stopped to keep the desktop safe; the mouse button has been released."""
+
+
+class DisplayLost(StopRun):
+    """The display went away mid-run (its X server ended, or the connection to it broke): the run
+    stops with a summary of what it did; nothing is held on a display that is gone."""
+
+    exit_code = 9
