@@ -78,7 +78,14 @@ class MssScreen:
                 raise DisplayLost(mark_lost("opening the screen for capture")) from None
             raise DisplayError(f"cannot open the screen for capture: {error}") from error
         note_connected()
-        listed = self._mss.monitors
+        listed = list(self._mss.monitors)
+        if not listed:
+            raise DisplayError("the display lists no screen to capture")
+        if len(listed) == 1:
+            # RandR lists no monitor (Xvfb after `xrandr --fb`, some VNC servers): the root window,
+            # which mss gives as "all monitors", is the one monitor.
+            log.info("the display lists no monitor: using its whole screen, %s", listed[0])
+            listed.append({**listed[0], "is_primary": True})
         every = listed[0]  # all monitors together: what can be captured at all
         self.desktop = Region(every["left"], every["top"], every["width"], every["height"])
         boxes = distinct_monitors([Region(m["left"], m["top"], m["width"], m["height"]) for m in listed[1:]])
