@@ -39,6 +39,11 @@ class UsageError(FlowbotError):
     exit_code = 64
 
 
+class UnsupportedBoardError(FlowbotError):
+    """A puzzle of a kind the command does not work on (`hint` and `rate` reason on classic square
+    boards only): an input it cannot use, like an unreadable one."""
+
+
 class CaptureError(FlowbotError):
     """An image in which no board can be read, or whose reading cannot be right."""
 
