@@ -4,9 +4,10 @@ errors to exit codes (the one error boundary)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from flowbot import __version__
 from flowbot.commands import commands
@@ -23,6 +24,18 @@ class Parser(argparse.ArgumentParser):
         """Raise instead of printing the usage and exiting: `main` reports every error the same way."""
         command = self.prog.removeprefix("flowbot").strip()
         raise UsageError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
+
+
+@contextlib.contextmanager
+def _own_parser_errors() -> Iterator[None]:
+    """While a command that parses its own arguments runs (`flowbot game`), argparse's errors are
+    UsageError too (exit 64, one line), like every other command's, not argparse's exit 2."""
+    saved = argparse.ArgumentParser.error
+    argparse.ArgumentParser.error = Parser.error
+    try:
+        yield
+    finally:
+        argparse.ArgumentParser.error = saved
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +60,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     for module in commands():
         if getattr(module, "RAW", False) and argv[:1] == [module.NAME]:
-            return module.run_raw(argv[1:])
+            with _own_parser_errors():
+                return module.run_raw(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(args.verbose)
