@@ -130,7 +130,12 @@ def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) 
         now = time.perf_counter()
         elapsed = now - started
         best = f"{best_seen[0].difficulty:.1f}" if best_seen else None
-        left = f"about {elapsed / done * (total - done):.0f}s left" if done < total else "finishing"
+        if done < total:
+            left = f"about {elapsed / done * (total - done):.0f}s left"
+        elif best is None:  # past the count, the run goes on until one candidate is fair
+            left = f"still looking for a fair one, {elapsed / done:.1f}s a candidate"
+        else:
+            left = "finishing"
         if bar.enabled:
             bar.advance(f"best {best}, {left}" if best else f"no fair one yet, {left}")
             return
@@ -139,7 +144,7 @@ def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) 
         said[0] = now
         hardest_text = f"hardest so far {best}" if best else "no fair one yet"
         err.write(
-            f"level {index + 1}: {min(done, total)}/{total} candidates in {elapsed:.0f}s, {hardest_text}; "
+            f"level {index + 1}: {done}/{total} candidates in {elapsed:.0f}s, {hardest_text}; "
             f"{left}\n"
         )
         err.flush()
