@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -124,6 +125,41 @@ def test_killing_the_display_mid_run_ends_auto_clear_with_one_line_and_status_9(
     assert bot.returncode == 9, (out, err)
     assert "cleared 1 of" in out and "went away" in out  # the summary of what was done, before the line
     assert game_status.startswith("exited"), "the bundled game outlived its display"
+
+
+@live
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
+def test_killing_the_display_mid_scrape_keeps_what_was_saved_and_ends_with_status_9(tmp_path):
+    import os
+    import sys
+
+    from tests.test_live_safety import SLOW, start_game
+
+    folder, pack = _levels(tmp_path), tmp_path / "scraped"
+    with display.VirtualDisplay(800, 1060) as screen:
+        game = start_game(folder, tmp_path)
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "flowbot", "scrape", "--out", str(pack), "--count", "3", *SLOW],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not (pack / "001.json").exists() and bot.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert (pack / "001.json").exists(), "the scrape saved nothing in 60 s"
+            screen.process.kill()
+            out, err = bot.communicate(timeout=60)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+        _ended(game, 10)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("\r")]
+    assert len(lines) == 1 and "went away" in lines[-1], err
+    assert bot.returncode == 9, (out, err)
+    kept = sorted(pack.glob("[0-9][0-9][0-9].json"))
+    assert kept and f"saved {len(kept)}," in out  # the summary, and the levels saved are kept
 
 
 def _levels(tmp_path):
