@@ -71,6 +71,7 @@ class VirtualDisplay:
             process.kill()
         else:
             raise DisplayError("could not start Xvfb on any display number from :90 to :199")
+        _lost.clear()  # a new server: what was known gone was an earlier one
         for key, value in (("DISPLAY", self.name), ("XAUTHORITY", str(authority) if self.cookie else None)):
             self._saved[key] = os.environ.get(key)
             if value is None:

@@ -99,6 +99,10 @@ def test_display_alive_tells_a_running_x_server_from_a_killed_one():
         screen.process.wait()
         assert not display.display_alive()
     assert display.display_alive("")  # no X display named: cannot be told, so not called gone
+    assert display.display_lost() is False
+    display.mark_lost("drawing")
+    with display.VirtualDisplay(320, 240):
+        assert not display.display_lost()  # a new server: the lost one was an earlier one
 
 
 @live
