@@ -143,10 +143,7 @@ def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) 
             return
         said[0] = now
         hardest_text = f"hardest so far {best}" if best else "no fair one yet"
-        err.write(
-            f"level {index + 1}: {done}/{total} candidates in {elapsed:.0f}s, {hardest_text}; "
-            f"{left}\n"
-        )
+        err.write(f"level {index + 1}: {done}/{total} candidates in {elapsed:.0f}s, {hardest_text}; {left}\n")
         err.flush()
 
     outcome = hardest(rows, cols, colors, seed, total, workers, report, index=index, rated=rated)
