@@ -4,14 +4,15 @@ errors to exit codes (the one error boundary)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from flowbot import __version__
 from flowbot.commands import commands
 from flowbot.commands.solve import DEFAULT_SOLVE_TIMEOUT
-from flowbot.errors import FlowbotError, UsageError
+from flowbot.errors import DisplayLost, FlowbotError, UsageError
 
 __all__ = ["DEFAULT_SOLVE_TIMEOUT", "Parser", "build_parser", "main", "run"]
 
@@ -23,6 +24,18 @@ class Parser(argparse.ArgumentParser):
         """Raise instead of printing the usage and exiting: `main` reports every error the same way."""
         command = self.prog.removeprefix("flowbot").strip()
         raise UsageError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
+
+
+@contextlib.contextmanager
+def _own_parser_errors() -> Iterator[None]:
+    """While a command that parses its own arguments runs (`flowbot game`), argparse's errors are
+    UsageError too (exit 64, one line), like every other command's, not argparse's exit 2."""
+    saved = argparse.ArgumentParser.error
+    argparse.ArgumentParser.error = Parser.error
+    try:
+        yield
+    finally:
+        argparse.ArgumentParser.error = saved
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +60,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     for module in commands():
         if getattr(module, "RAW", False) and argv[:1] == [module.NAME]:
-            return module.run_raw(argv[1:])
+            with _own_parser_errors():
+                return module.run_raw(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(args.verbose)
@@ -68,9 +82,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("flowbot: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        lost = _display_gone()
+        if lost is not None:  # the pipe that broke was the display's, not our output's
+            print(f"flowbot: {lost}", file=sys.stderr)
+            return lost.exit_code
         # The reader went away (e.g. `| head`); exit quietly like other Unix tools.
         sys.stderr.close()
         return 141
+    except Exception:
+        lost = _display_gone()
+        if lost is None:
+            raise
+        print(f"flowbot: {lost}", file=sys.stderr)
+        return lost.exit_code
+
+
+def _display_gone() -> DisplayLost | None:
+    """For an error that no adapter turned into a FlowbotError: DisplayLost when this process used a
+    display that is gone now (a display library's own error from a call no adapter wraps), else None."""
+    from flowbot.display import display_alive, display_lost, display_used, mark_lost
+
+    if display_lost() or (display_used() and not display_alive()):
+        return DisplayLost(mark_lost("the command ran"))
+    return None
 
 
 def _setup_logging(verbosity: int) -> None:

@@ -6,15 +6,17 @@ import contextlib
 import io
 import logging
 import os
+import re
 import secrets
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from flowbot.errors import FlowbotError
+from flowbot.errors import DisplayLost, FlowbotError
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,7 @@ class VirtualDisplay:
             process.kill()
         else:
             raise DisplayError("could not start Xvfb on any display number from :90 to :199")
+        _lost.clear()  # a new server: what was known gone was an earlier one
         for key, value in (("DISPLAY", self.name), ("XAUTHORITY", str(authority) if self.cookie else None)):
             self._saved[key] = os.environ.get(key)
             if value is None:
@@ -92,6 +95,96 @@ class VirtualDisplay:
             self._folder = None
 
 
+# Once the display is known to be gone, why: no call is made to it again (python-xlib can hang for
+# ever on a broken connection), every later one is a DisplayLost at once.
+_lost: list[str] = []
+# Whether this process has opened a connection to a display (so that the CLI may ask, of an error it
+# does not know, whether the display went).
+_used: list[str] = []
+
+
+@contextlib.contextmanager
+def display_call(what: str) -> Iterator[None]:
+    """Around a call to the display (a capture, a pointer move, a look at the windows): when it fails
+    because the display is gone, DisplayLost naming `what` was being done, instead of mss's or
+    python-xlib's own errors (an AssertionError, a TypeError, a broken pipe)."""
+    if _lost:
+        raise DisplayLost(_lost[0])
+    try:
+        yield
+    except FlowbotError:
+        raise
+    except Exception:
+        if display_alive():
+            raise
+        raise DisplayLost(mark_lost(what)) from None
+
+
+def mark_lost(what: str) -> str:
+    """Note that the display is gone (found while doing `what`) and say so in a sentence."""
+    if not _lost:
+        name = os.environ.get("DISPLAY", "")
+        _lost.append(
+            f"the display {name} went away while {what}: stopped (its X server ended or the connection broke)"
+        )
+    return _lost[0]
+
+
+def close_connection(close: Callable[[], None]) -> None:
+    """Close a connection to the display; one to a display that is gone has nothing to close (no call
+    is made to it, and a failure to close it is no error)."""
+    if _lost:
+        return
+    try:
+        close()
+    except Exception:
+        if display_alive():
+            raise
+        mark_lost("closing the connection")
+
+
+def display_lost() -> bool:
+    """True once a call found the display gone."""
+    return bool(_lost)
+
+
+def note_connected() -> None:
+    """Note that this process has connected to the display (a client other than python-xlib's: mss)."""
+    _used.append(os.environ.get("DISPLAY", ""))
+
+
+def display_used() -> bool:
+    """True when this process has connected to a display."""
+    return bool(_used)
+
+
+def display_alive(name: str | None = None, timeout: float = 1.0) -> bool:
+    """False when the X display `name` (default: $DISPLAY) refuses connections, its server gone; True
+    when it takes one, or when it cannot be told (no X display named)."""
+    name = os.environ.get("DISPLAY", "") if name is None else name
+    found = re.fullmatch(r"(?P<host>[^:]*):(?P<number>\d+)(\.\d+)?", name)
+    if found is None:
+        return True
+    host, number = found["host"], int(found["number"])
+    if host in ("", "unix"):
+        # Linux servers listen on an abstract socket and a file; a killed server leaves the file behind.
+        addresses = [
+            (socket.AF_UNIX, f"\0/tmp/.X11-unix/X{number}"),
+            (socket.AF_UNIX, f"/tmp/.X11-unix/X{number}"),
+        ]
+    else:
+        addresses = [(socket.AF_INET, (host, 6000 + number))]
+    for family, address in addresses:
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.settimeout(timeout)
+                probe.connect(address)
+                return True
+        except OSError:
+            continue
+    return False
+
+
 @contextlib.contextmanager
 def quiet_x_client() -> Iterator[None]:
     """Around connecting a python-xlib client (pyautogui, the window check): work without an
@@ -108,6 +201,7 @@ def quiet_x_client() -> Iterator[None]:
     if authority is None or not os.access(authority, os.R_OK):
         os.environ["XAUTHORITY"] = os.devnull
     printed = io.StringIO()
+    note_connected()
     try:
         with contextlib.redirect_stdout(printed):
             yield

@@ -39,6 +39,11 @@ class UsageError(FlowbotError):
     exit_code = 64
 
 
+class UnsupportedBoardError(FlowbotError):
+    """A puzzle of a kind the command does not work on (`hint` and `rate` reason on classic square
+    boards only): an input it cannot use, like an unreadable one."""
+
+
 class CaptureError(FlowbotError):
     """An image in which no board can be read, or whose reading cannot be right."""
 
@@ -52,3 +57,14 @@ class ScaleError(FlowbotError):
     several monitors), so a press could land elsewhere: the run stops before any press."""
 
     exit_code = 12
+
+
+class StopRun(FlowbotError):
+    """A live run stopped to keep the desktop safe; the mouse button has been released."""
+
+
+class DisplayLost(StopRun):
+    """The display went away mid-run (its X server ended, or the connection to it broke): the run
+    stops with a summary of what it did; nothing is held on a display that is gone."""
+
+    exit_code = 9

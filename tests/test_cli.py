@@ -190,6 +190,9 @@ def test_colour_output_at_each_depth(colors, escape):
             "--dry-run, --profile and the pointer settings are for Flow",
         ),
         (["game", "--numbermatch", "--pack", "demo"], "--numbermatch deals its own boards"),
+        # The game parses its own arguments: its parser's errors are the same one line and 64.
+        (["game", "--size", "10"], "game: argument --size: not a size WxH: '10'"),
+        (["game", "--bogus"], "game: unrecognized arguments: --bogus"),
     ],
 )
 def test_bad_arguments_exit_64_with_one_line(args, named, capsys):
@@ -199,7 +202,7 @@ def test_bad_arguments_exit_64_with_one_line(args, named, capsys):
 
 
 def test_help_and_version_still_exit_0(capsys):
-    for args in (["--help"], ["solve", "--help"], ["--version"]):
+    for args in (["--help"], ["solve", "--help"], ["--version"], ["game", "--help"]):
         with pytest.raises(SystemExit) as caught:
             main(args)
         assert caught.value.code == 0
@@ -362,3 +365,11 @@ def test_every_command_has_help_and_a_handler(capsys):
     folder = Path(__file__).resolve().parents[1] / "flowbot" / "commands"
     shared = {"__init__", "pointer_options"}
     assert {path.stem for path in folder.glob("*.py")} - shared == set(MODULES)
+
+
+def test_the_game_s_parser_errors_are_ours_only_while_it_runs(capsys):
+    import argparse
+
+    original = argparse.ArgumentParser.error
+    assert run_cli(["game", "--bogus"], capsys)[0] == 64
+    assert argparse.ArgumentParser.error is original

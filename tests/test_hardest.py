@@ -63,3 +63,35 @@ def test_generate_refuses_optimizer_options_without_hardest(capsys):
     assert main(["generate", "--size", "6x6", "--iterations", "16"]) == 64
     assert "--hardest" in capsys.readouterr().err
     assert main(["generate", "--size", "6x6", "--hardest", "--difficulty", "hard"]) == 64
+
+
+def test_every_candidate_is_counted_while_no_fair_one_is_found_yet(monkeypatch):
+    from flowbot.generate import optimize
+
+    real = optimize.evaluate
+    calls = []
+
+    def slow_to_be_fair(job):
+        calls.append(job)
+        return None if len(calls) <= 3 else real(job)  # the first three are unfair
+
+    monkeypatch.setattr(optimize, "evaluate", slow_to_be_fair)
+    counted, reported = [], []
+    outcome = hardest(6, 6, 5, seed=3, iterations=1, workers=1, report=lambda d, b: reported.append(d),
+                      rated=counted.append)  # fmt: skip
+    assert counted[:3] == [1, 2, 3] and reported[0] > 3  # counted before any was fair
+    # --iterations 1 rates one round (until one is fair), not a whole pool of ten fair ones.
+    assert outcome.iterations == len(counted) <= optimize.BATCH
+
+
+def test_generate_hardest_tells_its_progress_and_an_estimate_from_the_first_candidate(capsys, monkeypatch):
+    from flowbot.modes import generate
+
+    monkeypatch.setattr(generate, "PROGRESS_EVERY", 0.0)  # a line after every candidate
+    assert (
+        main(["generate", "--hardest", "--size", "6x6", "--iterations", "4", "--seed", "2", "--workers", "1"])
+        == 0
+    )
+    err = capsys.readouterr().err
+    assert "rating 4 candidate(s) of 6x6" in err.splitlines()[0]
+    assert "1/4 candidates in" in err and "s left" in err

@@ -280,6 +280,20 @@ def test_demo_record_path_is_checked_before_the_run(tmp_path, capsys, monkeypatc
     assert existing.read_bytes() == b"GIF89a an older run"
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs a /proc file system")
+def test_demo_record_in_a_folder_that_takes_no_files_is_refused_before_the_run(capsys, monkeypatch):
+    from flowbot.modes import demo
+
+    def no_game(*args, **kwargs):
+        raise AssertionError("the game started before the recording's folder was tried")
+
+    monkeypatch.setattr(demo, "_start_game", no_game)
+    monkeypatch.setenv("DISPLAY", ":99")
+    # /proc passes a permission check for root, yet no file can be made in it.
+    code, _, err = run_cli(["demo", "--record", "/proc/x.gif"], capsys)
+    assert code == 73 and "/proc/x.gif: cannot write" in err
+
+
 # --- 11. numeric ranges, also where profiles load them ---------------------------------------------------
 
 
@@ -443,7 +457,7 @@ def test_a_fifo_is_refused_at_once(tmp_path, capsys, fifo, command):
     started = time.perf_counter()
     code, _, err = run_cli(args, capsys)
     assert time.perf_counter() - started < 3, "the FIFO was opened and read"
-    assert code in (2, 64)
+    assert code == 2  # like every other unreadable input, whichever command is given it
     assert f"{fifo}: is a FIFO (named pipe), not a regular file" in err
     assert not (tmp_path / "out").exists()
 

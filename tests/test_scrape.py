@@ -101,3 +101,42 @@ def test_profiles_round_trip_and_bad_ones_are_named(tmp_path):
 def test_the_bundled_game_profile_is_shipped():
     profile = load_profile("flowbot-game")
     assert profile.advance == "dialog" and profile.pointer.moves_per_cell == 1
+
+
+class _DiskFull:
+    """Outputs whose level files cannot be written (the disk filled up after pack.json)."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+
+    def write_text(self, path, text: str) -> None:
+        from flowbot.errors import OutputFileError
+
+        if path.name != "pack.json":
+            raise OutputFileError(f"{path}: cannot write: No space left on device")
+        self.real.write_text(path, text)
+
+    def write_bytes(self, path, data: bytes) -> None:
+        self.write_text(path, "")
+
+
+def test_a_scrape_that_saves_no_level_leaves_no_pack_folder_behind(levels, tmp_path):
+    game = SimulatedGame(levels)
+    where = tmp_path / "packs" / "mini"
+    folder = PackFolder.open(where, "mini", resume=False)
+    folder.outputs = _DiskFull(folder.outputs)
+    summary = scrape(loop_on(game, tmp_path / "artifacts"), folder, None, keep_images=False, progress=quiet())
+    assert summary.saved == [] and "No space left" in summary.stopped
+    assert not (tmp_path / "packs").exists()
+
+
+def test_a_resumed_scrape_that_saves_nothing_keeps_what_was_there(levels, tmp_path):
+    game = SimulatedGame(levels)
+    scrape(loop_on(game, tmp_path), PackFolder.open(tmp_path / "pack", "mini", resume=False), 1,
+           keep_images=False, progress=quiet())  # fmt: skip
+    folder = PackFolder.open(tmp_path / "pack", "mini", resume=True)
+    folder.outputs = _DiskFull(folder.outputs)
+    again = loop_on(SimulatedGame(levels[1:]), tmp_path)
+    summary = scrape(again, folder, 1, keep_images=False, progress=quiet())
+    assert summary.saved == []
+    assert sorted(path.name for path in (tmp_path / "pack").iterdir()) == ["001.json", "pack.json"]

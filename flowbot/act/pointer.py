@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from flowbot.capture.screen import Region
 from flowbot.capture.space import Space, check_probe, pointer_scale
-from flowbot.errors import FlowbotError
+from flowbot.display import display_call, display_lost
+from flowbot.errors import FlowbotError, StopRun
 from flowbot.system import signals_here
 
 if TYPE_CHECKING:
@@ -35,10 +36,6 @@ class PointerError(FlowbotError):
     """The pointer was asked to leave the game window, or the mouse cannot be driven."""
 
     exit_code = 5
-
-
-class StopRun(FlowbotError):
-    """A live run stopped to keep the desktop safe; the mouse button has been released."""
 
 
 class FailSafeError(StopRun):
@@ -163,13 +160,19 @@ class PyAutoGuiPointer:
         self.release()
 
     def release(self) -> None:
-        """Let the button go without the fail-safe check: in a corner that check would raise again."""
+        """Let the button go without the fail-safe check: in a corner that check would raise again.
+        On a display that is gone there is no button to let go (and no call is made to it)."""
         if not self.held:
+            return
+        if display_lost():
+            self.held = False
+            _held.discard(self)
             return
         saved = self._gui.FAILSAFE
         self._gui.FAILSAFE = False
         try:
-            self._gui.mouseUp()
+            with display_call("releasing the mouse button"):
+                self._gui.mouseUp()
         finally:
             self._gui.FAILSAFE = saved
             self.held = False
@@ -178,18 +181,23 @@ class PyAutoGuiPointer:
     def probe(self, area: Region) -> None:
         """Move to the centre of `area` (screen pixels), check the pointer landed there (a ScaleError
         if not), and put it back where it was. No button is touched."""
-        home = self._gui.position()
+        with display_call("reading the pointer's position"):
+            home = self._gui.position()
         target = self.space.to_pointer(area.left + area.width / 2, area.top + area.height / 2)
         self._safely(self._gui.moveTo, *target)
         try:
-            check_probe(target, tuple(self._gui.position()))
+            with display_call("reading the pointer's position"):
+                landed = tuple(self._gui.position())
+            check_probe(target, landed)
         finally:
             self._safely(self._gui.moveTo, *home)
 
     def _safely(self, action: Callable, *args) -> None:
-        """Run a pyautogui call; the fail-safe becomes a FailSafeError with the button released."""
+        """Run a pyautogui call; the fail-safe becomes a FailSafeError with the button released, the
+        display going away a DisplayLost."""
         try:
-            action(*args)
+            with display_call("moving the mouse"):
+                action(*args)
         except self._gui.FailSafeException:
             self.release()
             raise FailSafeError() from None

@@ -10,8 +10,16 @@ from typing import Protocol
 import numpy as np
 
 from flowbot.capture.space import Monitor, Region, capture_scale, distinct_monitors
-from flowbot.display import DisplayError
-from flowbot.errors import CaptureError, UsageError
+from flowbot.display import (
+    DisplayError,
+    close_connection,
+    display_alive,
+    display_call,
+    display_used,
+    mark_lost,
+    note_connected,
+)
+from flowbot.errors import CaptureError, DisplayLost, UsageError
 
 __all__ = ["Frame", "ImageScreen", "MssScreen", "Region", "Screen", "Window", "X11Windows", "region_around"]
 
@@ -66,8 +74,18 @@ class MssScreen:
         try:
             self._mss = backend if backend is not None else mss.MSS()
         except mss.ScreenShotError as error:
+            if display_used() and not display_alive():  # it was there earlier in this run
+                raise DisplayLost(mark_lost("opening the screen for capture")) from None
             raise DisplayError(f"cannot open the screen for capture: {error}") from error
-        listed = self._mss.monitors
+        note_connected()
+        listed = list(self._mss.monitors)
+        if not listed:
+            raise DisplayError("the display lists no screen to capture")
+        if len(listed) == 1:
+            # RandR lists no monitor (Xvfb after `xrandr --fb`, some VNC servers): the root window,
+            # which mss gives as "all monitors", is the one monitor.
+            log.info("the display lists no monitor: using its whole screen, %s", listed[0])
+            listed.append({**listed[0], "is_primary": True})
         every = listed[0]  # all monitors together: what can be captured at all
         self.desktop = Region(every["left"], every["top"], every["width"], every["height"])
         boxes = distinct_monitors([Region(m["left"], m["top"], m["width"], m["height"]) for m in listed[1:]])
@@ -114,9 +132,10 @@ class MssScreen:
     def _shot(self, box: Region) -> np.ndarray:
         """mss's capture of a box in its own units, as BGR pixels (of whatever size it delivers)."""
         try:
-            shot = self._mss.grab(
-                {"left": box.left, "top": box.top, "width": box.width, "height": box.height}
-            )
+            with display_call("capturing the screen"):
+                shot = self._mss.grab(
+                    {"left": box.left, "top": box.top, "width": box.width, "height": box.height}
+                )
         except mss_error() as error:
             raise DisplayError(f"cannot capture the screen region {box}: {error}") from None
         # mss gives BGRA; the reader wants three contiguous BGR channels.
@@ -129,7 +148,7 @@ class MssScreen:
 
     def close(self) -> None:
         """Release the display connection."""
-        self._mss.close()
+        close_connection(self._mss.close)
 
 
 def _primary(monitors: list[Monitor], listed: list[dict]) -> Monitor:
@@ -201,26 +220,30 @@ class X11Windows:
 
     def stack(self) -> list[int]:
         """Ids of the top-level windows, from the bottom of the stacking order to the top."""
-        return [child.id for child in self._root.query_tree().children]
+        with display_call("looking at the windows"):
+            return [child.id for child in self._root.query_tree().children]
 
     def box(self, window_id: int) -> Region | None:
         """Where a top-level window is on the screen, or None when it is gone or not shown."""
-        window = self._display.create_resource_object("window", window_id)
-        try:
-            attributes = window.get_attributes()
-            # Hidden windows cover nothing; input-only ones (window managers' edge catchers) draw nothing.
-            if attributes.map_state != self._viewable or attributes.win_class == self._input_only:
+        with display_call("looking at the game's window"):
+            window = self._display.create_resource_object("window", window_id)
+            try:
+                attributes = window.get_attributes()
+                # Hidden windows cover nothing; input-only ones (window managers' edge catchers) draw nothing.
+                if attributes.map_state != self._viewable or attributes.win_class == self._input_only:
+                    return None
+                geometry = window.get_geometry()
+            except self._errors:
+                if not display_alive():  # not the window gone: the display
+                    raise DisplayLost(mark_lost("looking at the game's window")) from None
                 return None
-            geometry = window.get_geometry()
-        except self._errors:
-            return None
         border = geometry.border_width
         box = Region(geometry.x, geometry.y, geometry.width + 2 * border, geometry.height + 2 * border)
         return self._to_screen(box) if self._to_screen is not None else box
 
     def close(self) -> None:
         """Close the connection."""
-        self._display.close()
+        close_connection(self._display.close)
 
 
 class ImageScreen:

@@ -94,9 +94,13 @@ def hardest(
     report: Callable[[int, Candidate], None] | None = None,
     *,
     index: int = 0,
+    rated: Callable[[int], None] | None = None,
 ) -> Outcome:
     """Run the pool optimizer for `iterations` candidates and return the hardest fair level found
-    (`index` tells apart the levels of one seed)."""
+    (`index` tells apart the levels of one seed). `report` is told the count and the best so far once
+    there is one; `rated` the count after every candidate, fair or not (on a large board the first
+    fair one can take minutes). Seeding the pool stops early once `iterations` are rated and one is
+    fair: `--iterations 1` rates one round, not a whole pool."""
     workers = max(1, workers or os.cpu_count() or 1)
     rng = random.Random(f"flowbot-hardest:{seed}:{index}:{rows}x{cols}:{colors}")
     started = time.perf_counter()
@@ -108,13 +112,15 @@ def hardest(
     done = 0
     try:
         for _ in range(SEED_TRIES):
-            if len(pool) >= POOL_SIZE:
+            if len(pool) >= POOL_SIZE or (pool and done >= iterations):
                 break
             jobs = [(None, rows, cols, colors, rng.getrandbits(63), 0) for _ in range(BATCH)]
             for child in run(evaluate, jobs):
                 done += 1
                 if child is not None and len(pool) < POOL_SIZE and _new(pool, child):
                     pool.append(child)
+                if rated is not None:
+                    rated(done)
                 if report is not None and pool:
                     report(done, max(pool, key=lambda c: c.score))
         if not pool:
@@ -137,6 +143,8 @@ def hardest(
                         worst = min(range(len(pool)), key=lambda i: pool[i].score)
                         if child.score > pool[worst].score:
                             pool[worst] = child
+                if rated is not None:
+                    rated(done)
                 if report is not None:
                     report(done, max(pool, key=lambda c: c.score))
     finally:

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from flowbot.errors import UsageError
+from flowbot.errors import InputFileError, UsageError
 from flowbot.formats import read_input_bytes, read_text_file
 from flowbot.modes.solve_files import load_all
 from flowbot.progress import Progress
@@ -69,7 +69,8 @@ def run_bench(
         print(f"flowbot: skipped {len(skipped)} unreadable puzzle(s) or file(s)", file=sys.stderr)
     loaded = [outcome for outcome in every if outcome.puzzle is not None]
     if not loaded:
-        raise UsageError("no readable puzzles to benchmark")
+        # Status 2, as for every unreadable input: each file was named above.
+        raise InputFileError("no readable puzzles to benchmark: every file given was skipped")
     # The one-call timing covers the files that held something to time, as the table does.
     files = list(dict.fromkeys(outcome.source for outcome in loaded))
     solve(loaded[0].puzzle)  # warm-up: imports and first-call costs are not solve time

@@ -19,7 +19,7 @@ import numpy as np
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
 from flowbot.display import end_process
-from flowbot.errors import FlowbotError
+from flowbot.errors import FlowbotError, OutputFileError
 from flowbot.formats import Outputs
 from flowbot.progress import Progress
 
@@ -57,6 +57,7 @@ def run_demo(
     record = record or ("flowbot-demo.gif" if headless else None)
     if record is not None:
         outputs.claim(record, "the recording")
+        check_can_create(Path(record))
     started = time.perf_counter()
     with (
         VirtualDisplay(*_screen_size()) if headless else contextlib.nullcontext(),
@@ -122,6 +123,20 @@ def _read_line(process: subprocess.Popen, timeout: float) -> str:
     reader.start()
     reader.join(timeout)
     return lines[0] if lines else ""
+
+
+def check_can_create(path: Path) -> None:
+    """Refuse, before the run, a file that cannot be created where it is to go, found by creating and
+    removing a scratch file beside it: the folder's permission bits do not tell (root may write
+    anywhere they allow, yet not in /proc, on a read-only mount or a full disk)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent  # the folders still to be made would be made in this one
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".flowbot-check-"):
+            pass
+    except OSError as error:
+        raise OutputFileError(f"{path}: cannot write: {error.strerror or error} (in {folder})") from None
 
 
 def _play(levels: int | None, err: TextIO, recording: bool, headless: bool):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -17,6 +18,10 @@ from flowbot.generate.variants import check_variant_size, default_variant_colors
 from flowbot.model import Source
 from flowbot.progress import Progress
 from flowbot.render import render_puzzle
+
+# Seconds between progress lines of --hardest when stderr is not a terminal (a line also comes at
+# the first candidate and every tenth of the run).
+PROGRESS_EVERY = 10.0
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -100,21 +105,48 @@ def run_generate(
 
 
 def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) -> Level:
-    """One run of the pool optimizer, its progress on stderr (a bar on a terminal, else a line per
-    tenth), and its figures at the end."""
+    """One run of the pool optimizer, its progress on stderr (a bar on a terminal, else a line at the
+    first candidate, every tenth and every PROGRESS_EVERY seconds, with an estimate of the time
+    left), and its figures at the end."""
     from flowbot.generate.optimize import DEFAULT_ITERATIONS, hardest
 
     total = iterations or DEFAULT_ITERATIONS
     bar = Progress(total, f"level {index + 1}: optimizing", err)
     step = max(1, total // 10)
+    started = time.perf_counter()
+    said = [started]  # when the last line was written
+    best_seen: list = []
+    if not bar.enabled:
+        err.write(
+            f"level {index + 1}: rating {total} candidate(s) of {rows}x{cols}, {colors} colours; a line "
+            "with an estimate follows the first one rated\n"
+        )
+        err.flush()
 
     def report(done: int, best) -> None:
-        bar.advance(f"best {best.difficulty:.1f}")
-        if not bar.enabled and (done % step == 0 or done == total):
-            err.write(f"level {index + 1}: {done}/{total} candidates, hardest so far {best.difficulty:.1f}\n")
-            err.flush()
+        best_seen[:] = [best]
 
-    outcome = hardest(rows, cols, colors, seed, total, workers, report, index=index)
+    def rated(done: int) -> None:
+        now = time.perf_counter()
+        elapsed = now - started
+        best = f"{best_seen[0].difficulty:.1f}" if best_seen else None
+        if done < total:
+            left = f"about {elapsed / done * (total - done):.0f}s left"
+        elif best is None:  # past the count, the run goes on until one candidate is fair
+            left = f"still looking for a fair one, {elapsed / done:.1f}s a candidate"
+        else:
+            left = "finishing"
+        if bar.enabled:
+            bar.advance(f"best {best}, {left}" if best else f"no fair one yet, {left}")
+            return
+        if not (done == 1 or done % step == 0 or now - said[0] >= PROGRESS_EVERY):
+            return
+        said[0] = now
+        hardest_text = f"hardest so far {best}" if best else "no fair one yet"
+        err.write(f"level {index + 1}: {done}/{total} candidates in {elapsed:.0f}s, {hardest_text}; {left}\n")
+        err.flush()
+
+    outcome = hardest(rows, cols, colors, seed, total, workers, report, index=index, rated=rated)
     bar.close()
     pool = ", ".join(f"{difficulty:.1f}" for difficulty in outcome.pool)
     err.write(

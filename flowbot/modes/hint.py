@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from flowbot.errors import InputFileError, PuzzleError, UsageError
+from flowbot.errors import InputFileError, PuzzleError, UnsupportedBoardError, UsageError
 from flowbot.formats import (
     atomic_write_bytes,
     check_output,
@@ -47,8 +47,8 @@ def run_hint(
         if picture is not None:
             raise UsageError("--picture needs a screenshot: a puzzle file has no picture to draw on")
         puzzle = _one_puzzle(path, index)
-    if puzzle.is_graph:
-        raise UsageError(
+    if puzzle.is_graph:  # the same refusal as rate's, with the same status
+        raise UnsupportedBoardError(
             f"{path}: a {puzzle.kind} board (bridges, hexes, warps or walls): hints reason on classic "
             "square boards only (flowbot solve solves it)"
         )

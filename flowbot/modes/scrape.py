@@ -13,7 +13,7 @@ from flowbot.artifacts import default_folder
 from flowbot.capture.read import Reading
 from flowbot.capture.screen import Frame, Region
 from flowbot.cellmap import CentreMap
-from flowbot.errors import FlowbotError, OutputFileError, UsageError
+from flowbot.errors import DisplayLost, FlowbotError, OutputFileError, StopRun, UsageError
 from flowbot.formats import (
     Outputs,
     check_output_folder,
@@ -39,6 +39,7 @@ class ScrapeSummary:
     skipped: int = 0
     failed: int = 0
     stopped: str = ""
+    halt: StopRun | None = None  # a stop that has its own exit status (the display lost, the fail-safe)
 
     def text(self) -> str:
         """The lines a person reads at the end."""
@@ -59,6 +60,8 @@ class PackFolder:
 
     outputs: Outputs = field(default_factory=Outputs)  # never force: a level file is never replaced
     manifest_written: bool = False
+    made: list[Path] = field(default_factory=list)  # the folders this run will make, the pack's first
+    wrote_manifest: bool = False  # this run wrote pack.json (so it may take it back)
 
     @classmethod
     def open(cls, path: Path, pack: str, resume: bool) -> PackFolder:
@@ -68,6 +71,7 @@ class PackFolder:
         scrape that saves nothing leaves nothing behind.
         """
         folder = cls(path, pack)
+        folder.made = [at for at in (path, *path.parents) if not at.exists()]
         manifest = path / MANIFEST
         levels = sorted(path.glob("[0-9][0-9][0-9].json")) if path.is_dir() else []
         if manifest.exists():
@@ -124,7 +128,7 @@ class PackFolder:
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
             }
             self.outputs.write_text(self.path / MANIFEST, json.dumps(record, indent=2) + "\n")
-            self.manifest_written = True
+            self.manifest_written = self.wrote_manifest = True
         if keep_image:
             self.outputs.write_bytes(self.path / f"{name}.png", encode_png(frame.pixels))
             details["image"] = f"{name}.png"
@@ -133,6 +137,18 @@ class PackFolder:
         self.known[tuple(puzzle.to_rows())] = f"{name}.json"
         self.next_number += 1
         return f"{name}.json"
+
+    def tidy(self) -> None:
+        """After a run that saved no level: take back the pack.json it wrote and the folders it made,
+        when they hold nothing else, so that nothing is left behind (a disk full before the first level)."""
+        if self.wrote_manifest and not any(self.path.glob("[0-9][0-9][0-9].json")):
+            (self.path / MANIFEST).unlink(missing_ok=True)
+            self.manifest_written = self.wrote_manifest = False
+        for folder in self.made:  # deepest first
+            try:
+                folder.rmdir()  # only an empty folder goes
+            except OSError:
+                break
 
 
 def run_scrape(
@@ -183,6 +199,8 @@ def run_scrape(
     out.write(summary.text() + "\n")
     if signals.received is not None:
         raise signals.error()  # after the summary: the CLI adds its one line and exits 128 + the signal
+    if summary.halt is not None:
+        raise summary.halt  # after the summary: the CLI adds its one line and the stop's own status
     short = count is not None and len(summary.saved) < count
     return 0 if summary.failed == 0 and summary.saved and not short else AutoClearError.exit_code
 
@@ -229,6 +247,11 @@ def scrape(
     except FlowbotError as error:
         summary.failed += 1
         summary.stopped = str(error)
+        if isinstance(error, DisplayLost):
+            summary.halt = error
+    finally:
+        if not summary.saved:
+            folder.tidy()
     progress.close()
     summary.stopped = summary.stopped or f"{len(summary.saved)} level(s) saved"
     return summary

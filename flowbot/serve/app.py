@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import resources
 
 from aiohttp import web
 
 from flowbot.errors import FlowbotError
 from flowbot.serve.service import MAX_UPLOAD_BYTES, RefusedUpload, analysed_json
+from flowbot.serve.turns import Turns
 from flowbot.serve.workers import WorkerCrashed, Workers
 
 log = logging.getLogger(__name__)
@@ -32,9 +34,16 @@ MULTIPART_SLACK = 64 * 1024
 # A form has one file; a client that sends many parts is not the page.
 MAX_PARTS = 8
 
-# Uploads waiting or being analysed at once; past this the server answers 503 instead of queueing
-# without bound (each waiting upload holds up to MAX_UPLOAD_BYTES of memory).
-MAX_PENDING = 64
+# Uploads being received, waiting or being analysed at once; past this the server answers 503 instead
+# of queueing without bound. Slow senders count here until their read deadline ends them.
+MAX_PENDING = 256
+
+# Of those, at most this many from one client address (a page sends one at a time): one client cannot
+# hold every slot with idle uploads (429).
+MAX_PENDING_PER_CLIENT = 6
+
+# Bytes of uploads held in memory at once, received or waiting for a worker; past it, 503.
+MAX_BUFFERED_BYTES = 256 * 2**20
 
 # The page loads its script and style from this server only and sends nowhere else.
 SECURITY_HEADERS = {
@@ -47,24 +56,85 @@ SECURITY_HEADERS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """How long a client may take to send an upload: a request's head within `head` seconds of
+    connecting (or of its last answer), its body within `grace` seconds plus one second per `rate`
+    bytes received, and never more than `whole` seconds in all."""
+
+    head: float = 10.0
+    grace: float = 10.0
+    rate: float = 32 * 1024
+    whole: float = 30.0
+
+    def body_deadline(self, started: float, received: int) -> float:
+        """The loop time by which the body must be in, `received` bytes of it having come since `started`."""
+        return started + min(self.whole, self.grace + received / self.rate)
+
+
 @dataclass
 class Pending:
-    """How many uploads are being read or analysed now, and how many may be."""
+    """The uploads being received or analysed now, by client address, and how many may be."""
 
-    count: int
     limit: int
+    per_client: int = MAX_PENDING_PER_CLIENT
+    max_bytes: int = MAX_BUFFERED_BYTES
+    count: int = 0
+    buffered: int = 0
+    by_client: dict[str, int] = field(default_factory=dict)
+
+    def refusal(self, client: str) -> tuple[str, int] | None:
+        """Why one more upload from `client` is refused now (message, HTTP status), or None."""
+        if self.count >= self.limit:
+            return "the server is busy with other screenshots: try again in a moment", 503
+        if self.by_client.get(client, 0) >= self.per_client:
+            busy = f"{self.per_client} uploads from your address are already in progress"
+            return f"{busy}: wait for their answers", 429
+        return None
+
+    def enter(self, client: str) -> None:
+        """Count one more upload from `client`."""
+        self.count += 1
+        self.by_client[client] = self.by_client.get(client, 0) + 1
+
+    def leave(self, client: str, held: int) -> None:
+        """Count one upload from `client` as done, and its `held` bytes as freed."""
+        self.count -= 1
+        self.buffered -= held
+        left = self.by_client[client] - 1
+        if left:
+            self.by_client[client] = left
+        else:
+            del self.by_client[client]
+
+    def hold(self, size: int) -> None:
+        """Count `size` more bytes held in memory; RefusedUpload (503) past the budget."""
+        if self.buffered + size > self.max_bytes:
+            raise RefusedUpload("the server is busy with other screenshots: try again in a moment", 503)
+        self.buffered += size
 
 
 WORKERS = web.AppKey("workers", Workers)
 PENDING = web.AppKey("pending", Pending)
+LIMITS = web.AppKey("limits", ReadLimits)
+TURNS = web.AppKey("turns", Turns)
 ASSETS = web.AppKey("assets", dict)
 
 
-def make_app(*, workers: int = 2, max_pending: int = MAX_PENDING) -> web.Application:
-    """The application: `/`, `/page/NAME`, `POST /api/solve`, `GET /api/health`; `workers` analyse at once."""
+def make_app(
+    *,
+    workers: int = 2,
+    max_pending: int = MAX_PENDING,
+    per_client: int = MAX_PENDING_PER_CLIENT,
+    limits: ReadLimits = ReadLimits(),
+) -> web.Application:
+    """The application: `/`, `/page/NAME`, `POST /api/solve`, `GET /api/health`; `workers` analyse at
+    once. The head deadline (`limits.head`) is the runner's: see `runner_options`."""
     app = web.Application(middlewares=[_headers_and_json_errors], client_max_size=MULTIPART_SLACK)
     app[WORKERS] = Workers(workers)
-    app[PENDING] = Pending(0, max_pending)
+    app[TURNS] = Turns(workers)  # the pool never queues: each upload waits here for its address's turn
+    app[PENDING] = Pending(max_pending, per_client)
+    app[LIMITS] = limits
     app[ASSETS] = load_assets()
     app.router.add_get("/", _page)
     app.router.add_get("/page/{name}", _asset)
@@ -73,6 +143,12 @@ def make_app(*, workers: int = 2, max_pending: int = MAX_PENDING) -> web.Applica
     app.on_startup.append(_start_workers)
     app.on_cleanup.append(_stop_workers)
     return app
+
+
+def runner_options(limits: ReadLimits = ReadLimits()) -> dict:
+    """The AppRunner's options that bound a connection: aiohttp closes one that has not sent a whole
+    request head within its keep-alive time, counted from the connection or from its last answer."""
+    return {"keepalive_timeout": limits.head, "access_log": None}
 
 
 def load_assets() -> dict[str, tuple[bytes, str]]:
@@ -105,16 +181,29 @@ async def _health(request: web.Request) -> web.Response:
 async def _solve(request: web.Request) -> web.Response:
     """Analyse the multipart field `image` off the event loop; JSON always, 4xx with `error` if bad."""
     pending = request.app[PENDING]
-    if pending.count >= pending.limit:
-        return _error("the server is busy with other screenshots: try again in a moment", 503)
-    pending.count += 1
+    client = request.remote or "unknown"
+    refused = pending.refusal(client)
+    if refused is not None:
+        return _error(*refused)
+    pending.enter(client)
+    held = 0
     try:
         try:
-            data, name = await read_image_field(request)
+            data, name = await read_within_deadline(request)
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
+        except ClientGone as gone:
+            log.warning("%s hung up mid-upload (%s)", client, gone)
+            return _error("the upload stopped before its end", 400)
+        held = len(data)
         try:
-            body = await request.app[WORKERS].run(analysed_json, data, name)
+            pending.hold(held)
+        except RefusedUpload as error:
+            held = 0
+            return _error(str(error), error.http_status)
+        try:
+            async with request.app[TURNS].turn(client):
+                body = await request.app[WORKERS].run(analysed_json, data, name)
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
         except WorkerCrashed as error:
@@ -129,11 +218,41 @@ async def _solve(request: web.Request) -> web.Response:
             body=body, content_type="application/json", charset="utf-8", headers={"Cache-Control": "no-store"}
         )
     finally:
-        pending.count -= 1
+        pending.leave(client, held)
 
 
-async def read_image_field(request: web.Request) -> tuple[bytes, str | None]:
-    """The bytes and file name of the multipart field `image`, read within the limit; else RefusedUpload."""
+class ClientGone(Exception):
+    """The client closed its connection before its upload was all sent."""
+
+
+async def read_within_deadline(request: web.Request) -> tuple[bytes, str | None]:
+    """`read_image_field` within the app's ReadLimits: RefusedUpload (408) for a client too slow,
+    ClientGone for one that hung up."""
+    limits = request.app[LIMITS]
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    try:
+        async with asyncio.timeout_at(limits.body_deadline(started, 0)) as deadline:
+
+            def received(count: int) -> None:
+                deadline.reschedule(limits.body_deadline(started, count))
+
+            return await read_image_field(request, received)
+    except TimeoutError:
+        raise RefusedUpload(
+            f"the upload came too slowly (more than {limits.grace:g} s plus one second per "
+            f"{limits.rate / 1024:g} KB, or {limits.whole:g} s in all): send it again",
+            408,
+        ) from None
+    except (ConnectionError, web.RequestPayloadError) as error:
+        raise ClientGone(str(error) or type(error).__name__) from None
+
+
+async def read_image_field(
+    request: web.Request, received: Callable[[int], None] = lambda count: None
+) -> tuple[bytes, str | None]:
+    """The bytes and file name of the multipart field `image`, read within the limit; else RefusedUpload.
+    `received` is told the byte count of the image as it grows."""
     length = request.content_length
     if length is not None and length > MAX_UPLOAD_BYTES + MULTIPART_SLACK:
         raise RefusedUpload(
@@ -150,7 +269,7 @@ async def read_image_field(request: web.Request) -> tuple[bytes, str | None]:
             if getattr(part, "name", None) != "image":
                 await _skip(part)
                 continue
-            return await _read_limited(part), getattr(part, "filename", None)
+            return await _read_limited(part, received), getattr(part, "filename", None)
     except RefusedUpload:
         raise
     except (ValueError, AssertionError, RuntimeError, asyncio.IncompleteReadError) as error:
@@ -158,11 +277,12 @@ async def read_image_field(request: web.Request) -> tuple[bytes, str | None]:
     raise RefusedUpload('the upload has no field "image": send the screenshot in a field named image', 400)
 
 
-async def _read_limited(part) -> bytes:
-    """A part's bytes, refused (413) as soon as they pass the upload limit."""
+async def _read_limited(part, received: Callable[[int], None] = lambda count: None) -> bytes:
+    """A part's bytes, refused (413) as soon as they pass the upload limit; `received` told the count."""
     data = bytearray()
     while chunk := await part.read_chunk(256 * 1024):
         data += chunk
+        received(len(data))
         if len(data) > MAX_UPLOAD_BYTES:
             raise RefusedUpload(f"the file is over the {MAX_UPLOAD_BYTES // 2**20} MB limit", 413)
     return bytes(data)

@@ -33,9 +33,9 @@ async def _serve(host: str, port: int, workers: int, out: TextIO) -> int:
     """Start the site, print the addresses, wait for a stop signal, and close everything cleanly."""
     from aiohttp import web
 
-    from flowbot.serve.app import make_app
+    from flowbot.serve.app import make_app, runner_options
 
-    runner = web.AppRunner(make_app(workers=workers), access_log=None, handle_signals=False)
+    runner = web.AppRunner(make_app(workers=workers), handle_signals=False, **runner_options())
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port, shutdown_timeout=SHUTDOWN_GRACE)

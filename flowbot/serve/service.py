@@ -5,7 +5,9 @@
 `grid` (where a square board's lines lie, in pixels; null for other boards), `centres` (every
 cell's pixel middle), `hints` (one entry per flow, in the order a hint reveals them: its cells and
 the pixel points of its pipe) and `file` (the puzzle as flowbot JSON). A Number Match screenshot
-answers the same keys with `game: "numbermatch"` (see `flowbot.serve.numbermatch`).
+answers the same keys with `game: "numbermatch"` (see `flowbot.serve.numbermatch`). Every answer has
+`scale`: how many pixels of the upload one pixel of the answer spans (1, or 2, 4, 8 for a picture
+over WORK_PIXELS, read shrunk; `image` is then the shrunk size, and every point is on it).
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ MAX_UPLOAD_BYTES = 16 * 1024 * 1024
 # Larger than this, an image is refused from its header, before a pixel is decoded. A phone photo is
 # 12 MP (36 MB decoded); a PNG of a few kilobytes can claim 100000x100000 (30 GB decoded).
 MAX_UPLOAD_PIXELS = 24_000_000
+
+# The pixels a worker reads at most: the cost of reading grows faster than the pixel count (a black
+# 24-megapixel PNG of 70 KB took 3-9 s), so a larger picture is decoded at a half, a quarter or an
+# eighth of its size, chosen from its header. Every screenshot known is under 3.7 megapixels; a
+# 12-megapixel phone photo is read at 3.
+WORK_PIXELS = 4_000_000
 
 # A screenshot's board solves in milliseconds; a misread giant board must not hold a worker for long.
 SOLVE_TIMEOUT = 20.0
@@ -58,15 +66,14 @@ def analyse(data: bytes, name: str | None = None, *, timeout: float = SOLVE_TIME
     Raises RefusedUpload for bytes that are refused unread, CaptureError when no game's board reads.
     `name` is only a label for the puzzle file (never used as a path).
     """
-    check_upload(data)
-    from flowbot.capture.image import decode_image
-
-    frame = decode_image(data)
+    width, height = check_upload(data)
+    factor = reduction(width, height)
+    frame = decode_reduced(data, factor)
     label = safe_name(name)
     errors: list[FlowbotError] = []
     for _game, reader in likely_first(frame, game_readers()):
         try:
-            return reader(frame, data, label, timeout)
+            return {**reader(frame, data, label, timeout), "scale": factor}
         except CaptureError as error:
             errors.append(error)
     # The trouble of the game the picture looks like is the one told: that reader names what it
@@ -109,8 +116,36 @@ def looks_light(frame: np.ndarray) -> bool:
     return float(np.median(sample.mean(axis=2))) >= LIGHT_MEDIAN
 
 
-def check_upload(data: bytes) -> None:
-    """Refuse an upload that is empty, too large, not an image, or holds too many pixels (from its header)."""
+def reduction(width: int, height: int) -> int:
+    """By how much a picture of width x height is shrunk to be read within WORK_PIXELS: 1, 2, 4 or 8
+    (the factors a decoder can shrink by as it decodes)."""
+    for factor in (1, 2, 4):
+        if width * height <= WORK_PIXELS * factor * factor:
+            return factor
+    return 8
+
+
+def decode_reduced(data: bytes, factor: int) -> np.ndarray:
+    """The upload's pixels, (H / factor, W / factor, 3) uint8 BGR; a JPEG is shrunk while it is decoded,
+    so its full-size pixels are never held. CaptureError if damaged or tiny."""
+    from flowbot.capture.image import MIN_SIDE, decode_image
+
+    if factor == 1:
+        return decode_image(data)
+    import cv2
+
+    flags = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+    frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags[factor])
+    if frame is None:
+        raise CaptureError("the image data cannot be decoded")
+    if min(frame.shape[:2]) < MIN_SIDE:
+        raise CaptureError(f"the image, shrunk {factor} times to be read, is too small to hold a board")
+    return frame
+
+
+def check_upload(data: bytes) -> tuple[int, int]:
+    """Refuse an upload that is empty, too large, not an image, or holds too many pixels (from its
+    header); else its (width, height)."""
     from flowbot.capture.image import image_size
 
     if not data:
@@ -129,6 +164,7 @@ def check_upload(data: bytes) -> None:
             "limit; refused before decoding",
             413,
         )
+    return width, height
 
 
 def safe_name(name: str | None) -> str:

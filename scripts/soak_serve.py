@@ -1,0 +1,325 @@
+"""Soak `flowbot serve` under idle, slow and costly clients while real screenshots keep coming.
+
+    .venv/bin/python scripts/soak_serve.py [--seconds 300] [--idle 200] [--costly 32]
+        [--header-slow 500] [--workers N] [--json]
+
+Starts the server from this checkout on 127.0.0.1 (a free port) and, for `--seconds`, keeps up:
+`--idle` uploads that send their head and the start of the image, then one byte every 5 s;
+`--costly` senders of a 24-megapixel black PNG of a few kilobytes, each sending it again once
+answered; `--header-slow` sockets that send one header line every 5 s and never end their head;
+and one steady client that uploads the shared screenshots with a truth board, one after another,
+checking each answer. Attackers come from other loopback addresses (127.0.1.x to 127.0.3.x, a few
+per address), as clients on a network would. Everything is bounded: the counts above, the time,
+and a 60 s timeout per answer. It prints correct/total of the real uploads, their latency
+(median, p95, max), the median of the server's own work on them (`elapsed`), the attackers'
+answers by status, the server's peak memory (server and workers together), and whether it still
+answers normally after. Status 1 when a real upload was answered wrongly or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import cv2
+import numpy as np
+from bench_serve import ROOT, MemorySampler, percentile, truth_screenshots
+
+# Seconds between the bytes of a slow upload and the lines of a slow head.
+TRICKLE = 5.0
+# Attackers per loopback address: under the server's cap per address, as distinct clients would be.
+PER_ADDRESS = 4
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The soak's options."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=300, help="how long (default 300)")
+    parser.add_argument("--idle", type=int, default=200, help="idle or slow uploads kept open (default 200)")
+    parser.add_argument("--costly", type=int, default=32, help="senders of costly pictures (default 32)")
+    parser.add_argument("--header-slow", type=int, default=500, help="sockets with a slow head (default 500)")
+    parser.add_argument("--workers", type=int, help="the server's --workers (default: its own)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    return parser.parse_args(argv)
+
+
+def start_server(workers: int | None, log) -> tuple[subprocess.Popen, str]:
+    """`flowbot serve --port 0` on 127.0.0.1 from this checkout, its log to the file `log`: the process
+    and its base URL."""
+    options = ["--workers", str(workers)] if workers else []
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flowbot", "serve", "--host", "127.0.0.1", "--port", "0", *options],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+    )
+    found = re.search(r"(http://\S+?)/", process.stdout.readline())
+    if found is None:
+        process.kill()
+        raise SystemExit("soak_serve: the server did not start")
+    return process, found.group(1)
+
+
+def costly_picture() -> bytes:
+    """A PNG of 4898x4898 black pixels: a few kilobytes to send, 24 megapixels to decode."""
+    ok, encoded = cv2.imencode(".png", np.zeros((4898, 4898), np.uint8), [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    assert ok
+    return encoded.tobytes()
+
+
+def multipart(name: str, data: bytes) -> tuple[bytes, str]:
+    """A multipart/form-data body with the file field `image`, and its content type."""
+    boundary = "soak" + os.urandom(8).hex()
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="{name}"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode()
+    return head + data + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def request_head(length: int, kind: str, close: bool = True) -> bytes:
+    """The head of a POST /api/solve."""
+    extra = "Connection: close\r\n" if close else ""
+    return (
+        f"POST /api/solve HTTP/1.1\r\nHost: soak\r\nContent-Type: {kind}\r\n"
+        f"Content-Length: {length}\r\n{extra}\r\n"
+    ).encode()
+
+
+async def read_answer(reader: asyncio.StreamReader) -> tuple[int, dict]:
+    """The status and JSON body of one answer on a raw connection."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    fields = dict(line.split(b":", 1) for line in head.split(b"\r\n")[1:] if b":" in line)
+    length = int({name.strip().lower(): value for name, value in fields.items()}.get(b"content-length", b"0"))
+    body = await reader.readexactly(length)
+    return int(head.split()[1]), json.loads(body or b"{}")
+
+
+class Soak:
+    """The clients and what they saw."""
+
+    def __init__(self, host: str, port: int, until: float) -> None:
+        self.host, self.port, self.until = host, port, until
+        self.statuses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        self.real: list[dict] = []
+
+    def address(self, block: int, index: int) -> str:
+        """The loopback address attacker `index` of a kind (`block`) sends from."""
+        number = index // PER_ADDRESS
+        return f"127.0.{block}.{2 + number % 250}"
+
+    async def connect(self, source: str | None = None):
+        """A raw connection to the server, from `source` when given."""
+        local = (source, 0) if source else None
+        return await asyncio.open_connection(self.host, self.port, local_addr=local)
+
+    async def idle_upload(self, index: int) -> None:
+        """Keep one slow upload open, byte by byte, starting a new one when the server ends it."""
+        body, kind = multipart("slow.png", b"\x89PNG\r\n\x1a\n" + bytes(1_000_000))
+        while time.monotonic() < self.until:
+            try:
+                reader, writer = await self.connect(self.address(1, index))
+            except OSError:
+                self.statuses["idle"]["connect failed"] += 1
+                await asyncio.sleep(1)
+                continue
+            try:
+                writer.write(request_head(len(body), kind) + body[:200])
+                answered = asyncio.ensure_future(read_answer(reader))
+                sent = 200
+                while not answered.done() and time.monotonic() < self.until:
+                    await asyncio.wait([answered], timeout=TRICKLE)
+                    if not answered.done():
+                        writer.write(body[sent : sent + 1])
+                        sent += 1
+                if answered.done():
+                    status, _ = answered.result()
+                    self.statuses["idle"][status] += 1
+                else:
+                    answered.cancel()
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                self.statuses["idle"]["closed"] += 1
+            finally:
+                writer.close()
+
+    async def header_slow(self, index: int) -> None:
+        """Keep one socket sending a header line every few seconds, never ending its head."""
+        while time.monotonic() < self.until:
+            try:
+                reader, writer = await self.connect(self.address(2, index))
+            except OSError:
+                self.statuses["header-slow"]["connect failed"] += 1
+                await asyncio.sleep(1)
+                continue
+            try:
+                writer.write(b"POST /api/solve HTTP/1.1\r\nHost: soak\r\n")
+                while time.monotonic() < self.until and not reader.at_eof():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(reader.read(1024), TRICKLE)
+                    if reader.at_eof():
+                        break
+                    writer.write(b"X-Slow: 1\r\n")
+                    await writer.drain()
+                if reader.at_eof():
+                    self.statuses["header-slow"]["closed by the server"] += 1
+            except OSError:
+                self.statuses["header-slow"]["closed by the server"] += 1
+            finally:
+                writer.close()
+
+    async def costly(self, index: int, picture: bytes) -> None:
+        """Send the costly picture again and again, each time once answered."""
+        body, kind = multipart("black.png", picture)
+        while time.monotonic() < self.until:
+            try:
+                reader, writer = await self.connect(self.address(3, index))
+                writer.write(request_head(len(body), kind) + body)
+                status, _ = await asyncio.wait_for(read_answer(reader), 60)
+                self.statuses["costly"][status] += 1
+                writer.close()
+            except (OSError, asyncio.IncompleteReadError, TimeoutError):
+                self.statuses["costly"]["failed"] += 1
+                await asyncio.sleep(1)
+
+    async def steady(self, shots) -> None:
+        """Upload the real screenshots one after another from 127.0.0.1, checking each answer."""
+        index = 0
+        while time.monotonic() < self.until:
+            self.real.append(await self.one_real(shots[index % len(shots)]))
+            index += 1
+
+    async def one_real(self, shot) -> dict:
+        """One real upload: latency, the server's own work on it, and whether the board is the truth."""
+        name, data, truth = shot
+        body, kind = multipart(name, data)
+        started = time.perf_counter()
+        try:
+            reader, writer = await self.connect()
+            writer.write(request_head(len(body), kind) + body)
+            status, answer = await asyncio.wait_for(read_answer(reader), 60)
+            writer.close()
+        except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as error:
+            return {
+                "name": name,
+                "correct": False,
+                "seconds": time.perf_counter() - started,
+                "error": repr(error),
+            }
+        seconds = time.perf_counter() - started
+        solved = {"flow": "solved", "numbermatch": "won"}.get(answer.get("game", "flow"))
+        correct = status == 200 and answer.get("puzzle") == truth and answer.get("status") == solved
+        return {
+            "name": name,
+            "status": status,
+            "correct": correct,
+            "seconds": seconds,
+            "work": answer.get("elapsed"),
+        }
+
+
+async def soak(host: str, port: int, args: argparse.Namespace, shots) -> Soak:
+    """Run every client until the time is up."""
+    state = Soak(host, port, time.monotonic() + args.seconds)
+    picture = costly_picture()
+    tasks = [state.idle_upload(index) for index in range(args.idle)]
+    tasks += [state.header_slow(index) for index in range(args.header_slow)]
+    tasks += [state.costly(index, picture) for index in range(args.costly)]
+    tasks.append(state.steady(shots))
+    await asyncio.gather(*tasks)
+    return state
+
+
+async def answers_normally(host: str, port: int, shots) -> bool:
+    """After the soak: every real screenshot answered correctly, one at a time."""
+    state = Soak(host, port, time.monotonic())
+    results = [await state.one_real(shot) for shot in shots[:5]]
+    return all(result["correct"] for result in results)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the soak and print the figures; status 1 when a real upload went wrong."""
+    args = parse_args(argv)
+    shots = truth_screenshots("classic")
+    if not shots:
+        print("soak_serve: no screenshots with a truth board in ../shared/screenshots", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryFile("w+") as log:
+        return soak_and_report(args, shots, log)
+
+
+def soak_and_report(args: argparse.Namespace, shots, log) -> int:
+    """Start the server with its log to `log`, soak it, stop it, and print what happened."""
+    process, url = start_server(args.workers, log)
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    sampler = MemorySampler(process.pid, every=0.1)
+    sampler.start()
+    try:
+        state = asyncio.run(soak(host, int(port), args, shots))
+        after = asyncio.run(answers_normally(host, int(port), shots))
+        sampler.stopping.set()
+        sampler.join()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=60)
+    log.seek(0)
+    said = log.read().splitlines()
+    real = state.real
+    seconds = [result["seconds"] for result in real]
+    queued = [result["seconds"] - result["work"] for result in real if result.get("work") is not None]
+    work = [result["work"] for result in real if result.get("work") is not None]
+    wrong = [result for result in real if not result["correct"]]
+    summary = {
+        "seconds": args.seconds,
+        "cores": os.cpu_count(),
+        "load_average": os.getloadavg()[0],
+        "real_correct": len(real) - len(wrong),
+        "real_total": len(real),
+        "latency_median": round(percentile(seconds, 0.5), 3) if seconds else None,
+        "latency_p95": round(percentile(seconds, 0.95), 3) if seconds else None,
+        "latency_max": round(max(seconds), 3) if seconds else None,
+        "work_median": round(percentile(work, 0.5), 3) if work else None,
+        "beyond_work_p95": round(percentile(queued, 0.95), 3) if queued else None,
+        "attackers": {kind: dict(counts) for kind, counts in state.statuses.items()},
+        "server_peak_rss_mb": round(sampler.peak, 1),
+        "answers_normally_after": after,
+        "server_exit": process.returncode,
+        "server_log_lines": len(said),
+        "server_tracebacks": sum("Traceback" in line for line in said),
+    }
+    if args.json:
+        print(json.dumps(summary, default=str))
+    else:
+        print(
+            f"{args.seconds:g} s on {summary['cores']} cores (load {summary['load_average']:.2f}): "
+            "real uploads "
+            f"{summary['real_correct']}/{summary['real_total']} correct; latency median "
+            f"{summary['latency_median']} s, p95 {summary['latency_p95']} s, max {summary['latency_max']} s; "
+            f"the server's own work median {summary['work_median']} s, "
+            f"p95 beyond it {summary['beyond_work_p95']} s"
+        )
+        for kind, counts in summary["attackers"].items():
+            print(f"  {kind}: " + ", ".join(f"{status} x{count}" for status, count in counts.items()))
+        print(
+            f"server peak memory (server and workers together): {summary['server_peak_rss_mb']} MB; "
+            f"answers normally after: {after}; stopped with status {process.returncode}; server log "
+            f"{len(said)} lines, {summary['server_tracebacks']} tracebacks"
+        )
+        for result in wrong:
+            print(f"wrong or missing answer: {result}", file=sys.stderr)
+    return 1 if wrong or not after else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

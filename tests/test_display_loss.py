@@ -1,0 +1,203 @@
+"""The display dying under a live command: one line, its own exit status (9), no traceback, and no
+call to the dead display after the first that found it gone (python-xlib can hang on one)."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from flowbot import cli, display
+from flowbot.act.pointer import PyAutoGuiPointer
+from flowbot.capture.screen import Region
+from flowbot.errors import DisplayLost
+
+live = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
+
+
+@pytest.fixture(autouse=True)
+def fresh_display_state(monkeypatch):
+    """Each test starts with the display not known to be gone, and not used."""
+    monkeypatch.setattr(display, "_lost", [])
+    monkeypatch.setattr(display, "_used", [])
+
+
+class _DeadGui:
+    """pyautogui on a display that has gone: python-xlib's own errors, and a count of calls."""
+
+    PAUSE = FAILSAFE = MINIMUM_DURATION = None
+
+    class FailSafeException(Exception):
+        """pyautogui's fail-safe."""
+
+    def __init__(self) -> None:
+        self.calls = []
+
+    def moveTo(self, x, y):  # pyautogui's names
+        self.calls.append("moveTo")
+        raise TypeError("'BrokenPipeError' object is not subscriptable")  # what python-xlib raises
+
+    def failSafeCheck(self):
+        self.calls.append("failSafeCheck")
+
+    def mouseDown(self):
+        self.calls.append("mouseDown")
+
+    def mouseUp(self):
+        self.calls.append("mouseUp")
+
+
+def test_a_pointer_on_a_dead_display_stops_with_display_lost_and_calls_it_no_more(monkeypatch):
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: False)
+    gui = _DeadGui()
+    pointer = PyAutoGuiPointer(Region(0, 0, 100, 100), gui)
+    pointer.down()
+    with pytest.raises(DisplayLost, match="went away while moving the mouse") as lost:
+        pointer.move(10, 10)
+    assert lost.value.exit_code == 9
+    pointer.release()  # nothing is held on a display that is gone: no call made
+    with pytest.raises(DisplayLost):
+        pointer.move(20, 20)
+    assert gui.calls == ["failSafeCheck", "mouseDown", "moveTo"] and not pointer.held
+
+
+def test_an_error_of_a_live_display_is_not_taken_for_its_loss(monkeypatch):
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: True)
+    pointer = PyAutoGuiPointer(Region(0, 0, 100, 100), _DeadGui())
+    with pytest.raises(TypeError):
+        pointer.move(10, 10)
+    assert not display.display_lost()
+
+
+def test_the_cli_turns_a_display_library_error_into_one_line_and_status_9(monkeypatch, capsys):
+    def run(argv):
+        display.note_connected()
+        raise AssertionError()  # what mss raises capturing from a dead display
+
+    monkeypatch.setattr(cli, "run", run)
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: False)
+    assert cli.main(["screens"]) == 9
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_an_error_with_no_display_used_is_not_blamed_on_one(monkeypatch):
+    monkeypatch.setattr(cli, "run", lambda argv: 1 / 0)
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: False)
+    with pytest.raises(ZeroDivisionError):
+        cli.main(["solve"])
+
+
+@live
+def test_display_alive_tells_a_running_x_server_from_a_killed_one():
+    with display.VirtualDisplay(320, 240) as screen:
+        assert display.display_alive()
+        screen.process.kill()
+        screen.process.wait()
+        assert not display.display_alive()
+    assert display.display_alive("")  # no X display named: cannot be told, so not called gone
+    assert display.display_lost() is False
+    display.mark_lost("drawing")
+    with display.VirtualDisplay(320, 240):
+        assert not display.display_lost()  # a new server: the lost one was an earlier one
+
+
+@live
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
+def test_killing_the_display_mid_run_ends_auto_clear_with_one_line_and_status_9(tmp_path):
+    # Killed once a level is cleared, as the bot reads the next: every call to the display fails.
+    from tests.test_live_safety import SLOW, start_bot, start_game
+
+    folder = _levels(tmp_path)
+    with display.VirtualDisplay(800, 1060) as screen:
+        game = start_game(folder, tmp_path)
+        try:
+            bot = start_bot("--count", "3", *SLOW)
+            _wait_for_a_press(tmp_path, bot)
+            screen.process.kill()
+            out, err = bot.communicate(timeout=60)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+        game_status = _ended(game, 10)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "went away" in lines[0], err
+    assert bot.returncode == 9, (out, err)
+    assert "cleared 1 of" in out and "went away" in out  # the summary of what was done, before the line
+    assert game_status.startswith("exited"), "the bundled game outlived its display"
+
+
+@live
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
+def test_killing_the_display_mid_scrape_keeps_what_was_saved_and_ends_with_status_9(tmp_path):
+    import os
+    import sys
+
+    from tests.test_live_safety import SLOW, start_game
+
+    folder, pack = _levels(tmp_path), tmp_path / "scraped"
+    with display.VirtualDisplay(800, 1060) as screen:
+        game = start_game(folder, tmp_path)
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "flowbot", "scrape", "--out", str(pack), "--count", "3", *SLOW],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not (pack / "001.json").exists() and bot.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert (pack / "001.json").exists(), "the scrape saved nothing in 60 s"
+            screen.process.kill()
+            out, err = bot.communicate(timeout=60)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+        _ended(game, 10)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("\r")]
+    assert len(lines) == 1 and "went away" in lines[-1], err
+    assert bot.returncode == 9, (out, err)
+    kept = sorted(pack.glob("[0-9][0-9][0-9].json"))
+    assert kept and f"saved {len(kept)}," in out  # the summary, and the levels saved are kept
+
+
+def _levels(tmp_path):
+    """Three 7x7 levels, as the safety tests use."""
+    import random
+
+    from flowbot.formats import write_puzzle_json
+    from flowbot.generate.levels import make_level
+
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    for index in range(3):
+        write_puzzle_json(
+            make_level(7, 7, 5, random.Random(40 + index)).puzzle, folder / f"{index + 1:03d}.json"
+        )
+    return folder
+
+
+def _wait_for_a_press(tmp_path, bot, timeout: float = 60) -> None:
+    """Wait until the bot has cleared a level and is on the next: the game's results file has a line."""
+    deadline = time.monotonic() + timeout
+    results = tmp_path / "results.jsonl"
+    while time.monotonic() < deadline and bot.poll() is None:
+        if results.exists() and results.read_text().strip():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the bot drew nothing in {timeout} s: {bot.poll()}")
+
+
+def _ended(process: subprocess.Popen, timeout: float) -> str:
+    """Whether a process ended by itself within `timeout` s (it is killed otherwise)."""
+    try:
+        return f"exited {process.wait(timeout)}"
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        return "still running: killed"
