@@ -67,4 +67,4 @@ class DisplayLost(StopRun):
     """The display went away mid-run (its X server ended, or the connection to it broke): the run
     stops with a summary of what it did; nothing is held on a display that is gone."""
 
-    exit_code = 9
+    exit_code = 13

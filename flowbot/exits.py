@@ -15,17 +15,21 @@ EXIT_STATUSES: tuple[tuple[tuple[int, ...], str], ...] = (
     ((3,), "the solver could not run"),
     (
         (4,),
-        "the live bot stopped short (`auto-clear`, `scrape`): a level not taken, no level came, fewer "
-        "than `--count` cleared",
+        "the live bot stopped short (`auto-clear`, `auto-clear --numbermatch`, `scrape`): a level or board "
+        "not taken or unreadable, no level came, fewer than `--count` cleared",
     ),
     ((5,), "the pointer was asked to leave the game window, or the mouse cannot be driven"),
     ((6,), "no display to play on"),
     ((7,), "the demo could not run"),
-    ((8,), "calibration found no board, or one with no solution"),
+    (
+        (8,),
+        "calibration found no board, or one with no solution, or had no terminal to ask in (`--manual`, "
+        "or after automatic detection failed)",
+    ),
     (
         (9,),
-        "the display went away mid-run (its X server ended or the connection broke); the summary of "
-        "what was done is printed first",
+        "another bot already plays on this display (`auto-clear`, `scrape`, `auto-clear --numbermatch`): "
+        "the message names its pid and command; nothing was pressed",
     ),
     ((10,), "the fail-safe: the pointer was thrown into a screen corner"),
     ((11,), "the game's board is gone: its window closed, moved or was covered (stopped before pressing)"),
@@ -33,6 +37,11 @@ EXIT_STATUSES: tuple[tuple[tuple[int, ...], str], ...] = (
         (12,),
         "the screen and the mouse disagree on scale or reach (HiDPI, several monitors); stopped before "
         "pressing",
+    ),
+    (
+        (13,),
+        "the display went away mid-run (its X server ended or the connection broke); the summary of "
+        "what was done is printed first",
     ),
     ((64,), "a command line flowbot cannot act on (unknown option, number out of range, bad name)"),
     (

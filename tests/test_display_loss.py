@@ -58,7 +58,7 @@ def test_a_pointer_on_a_dead_display_stops_with_display_lost_and_calls_it_no_mor
     pointer.down()
     with pytest.raises(DisplayLost, match="went away while moving the mouse") as lost:
         pointer.move(10, 10)
-    assert lost.value.exit_code == 9
+    assert lost.value.exit_code == 13
     pointer.release()  # nothing is held on a display that is gone: no call made
     with pytest.raises(DisplayLost):
         pointer.move(20, 20)
@@ -80,7 +80,7 @@ def test_the_cli_turns_a_display_library_error_into_one_line_and_status_9(monkey
 
     monkeypatch.setattr(cli, "run", run)
     monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: False)
-    assert cli.main(["screens"]) == 9
+    assert cli.main(["screens"]) == 13
     assert capsys.readouterr().err.count("\n") == 1
 
 
@@ -126,7 +126,7 @@ def test_killing_the_display_mid_run_ends_auto_clear_with_one_line_and_status_9(
     assert "Traceback" not in err, err
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "went away" in lines[0], err
-    assert bot.returncode == 9, (out, err)
+    assert bot.returncode == 13, (out, err)
     assert "cleared 1 of" in out and "went away" in out  # the summary of what was done, before the line
     assert game_status.startswith("exited"), "the bundled game outlived its display"
 
@@ -161,7 +161,7 @@ def test_killing_the_display_mid_scrape_keeps_what_was_saved_and_ends_with_statu
     assert "Traceback" not in err, err
     lines = [line for line in err.splitlines() if line.strip() and not line.startswith("\r")]
     assert len(lines) == 1 and "went away" in lines[-1], err
-    assert bot.returncode == 9, (out, err)
+    assert bot.returncode == 13, (out, err)
     kept = sorted(pack.glob("[0-9][0-9][0-9].json"))
     assert kept and f"saved {len(kept)}," in out  # the summary, and the levels saved are kept
 

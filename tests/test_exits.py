@@ -45,4 +45,13 @@ def test_each_status_has_one_meaning_and_the_table_renders_every_row():
     assert len(statuses) == len(set(statuses))
     table = exit_table()
     assert table.count("\n") == len(EXIT_STATUSES) + 2
-    assert "| 9 | the display went away mid-run" in table
+    assert "| 13 | the display went away mid-run" in table
+
+
+def test_the_manual_s_exit_table_is_the_code_s():
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "guarantees.md"
+    assert exit_table() in page.read_text(), (
+        "docs/guarantees.md: paste the table that flowbot.exits.exit_table() prints"
+    )
