@@ -16,3 +16,9 @@ def corpus() -> Path:
     if not path.is_dir():
         pytest.skip("../shared/corpus is not present")
     return path
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Markers: `realgames` runs flowbot on the third-party games of ../shared/games (select it with
+    `-m realgames`, leave it out with `-m "not realgames"`)."""
+    config.addinivalue_line("markers", "realgames: flowbot plays a real third-party game of ../shared/games")

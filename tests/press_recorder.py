@@ -181,7 +181,7 @@ class PressRecorder:
         """Keep the latest frame of the whole screen, a few times a second, for the crops of presses."""
         import mss
 
-        with mss.mss() as grabber:
+        with mss.MSS() as grabber:
             monitor = grabber.monitors[0]
             while not self._stopping.is_set():
                 shot = np.asarray(grabber.grab(monitor))[:, :, :3]

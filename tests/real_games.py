@@ -419,7 +419,7 @@ def _save_screens(label: str, report: dict | None, work: Path) -> list[str]:
     import numpy as np
 
     saved = []
-    with mss.mss() as grabber:
+    with mss.MSS() as grabber:
         shot = np.asarray(grabber.grab(grabber.monitors[0]))[:, :, :3]
     path = FINDINGS / f"{label}-end.png"
     cv2.imwrite(str(path), shot)
