@@ -47,6 +47,8 @@ class Press:
     released: float | None = None
     crop: np.ndarray | None = field(default=None, repr=False)  # (h, w, 3) uint8 BGR around the point
     crop_origin: tuple[int, int] = (0, 0)  # the crop's top-left corner on the screen, x, y
+    frame: np.ndarray | None = field(default=None, repr=False)  # the whole screen before a click (kept for
+    # clicks only: a drag's is let go on release, so that a long run does not hold a frame per line)
 
     @property
     def is_click(self) -> bool:
@@ -159,6 +161,8 @@ class PressRecorder:
                 self._on_press(now, event.root_x, event.root_y, event.detail)
             elif event.type == X.ButtonRelease and self._held is not None:
                 self._held.released = now
+                if not self._held.is_click:
+                    self._held.frame = None
                 self._held = None
             elif event.type == X.MotionNotify and self._held is not None:
                 held = self._held
@@ -174,6 +178,7 @@ class PressRecorder:
             left, top = max(0, x - CROP_HALF_WIDTH), max(0, y - CROP_HALF_HEIGHT)
             press.crop = frame[top : y + CROP_HALF_HEIGHT, left : x + CROP_HALF_WIDTH].copy()
             press.crop_origin = (left, top)
+            press.frame = frame  # the sampler replaces frames and never writes into one: no copy needed
         self.presses.append(press)
         self._held = press
 

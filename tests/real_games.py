@@ -135,6 +135,7 @@ class RunResult:
     presses_outside: list = field(default_factory=list)
     presses_on_skip: list = field(default_factory=list)
     control_presses: list = field(default_factory=list)
+    clicks: list = field(default_factory=list)  # every press that did not drag, with its label
     wall_s: float = 0.0
     flowbot_stderr: str = ""
     screenshots: list = field(default_factory=list)
@@ -214,7 +215,7 @@ def run_game(
             result.claimed = report.get("cleared") if report else None
             result.stopped = report.get("stopped") if report else None
             result.screenshots = _save_screens(label, report, work_dir)
-            _classify(result, recorder.presses, judge, game_pids, started)
+            _classify(result, recorder.presses, judge, game_pids, started, label)
         finally:
             stop_judge.set()
             _end_session(game)
@@ -223,6 +224,7 @@ def run_game(
             (round(t - started, 2), kind, str(level)) for t, kind, level in judge.events if t >= started - 5
         ]
         (FINDINGS / f"{label}-flowbot.log").write_text(bot.stdout + bot.stderr)
+        (FINDINGS / f"{label}.json").write_text(json.dumps(result.as_dict(), indent=1))
         result.won_by_game = len(result.won_levels)
     return result
 
@@ -275,6 +277,8 @@ def _read_stdout(game: subprocess.Popen, judge: Judge, ready: threading.Event, l
         elif line.startswith("LEVEL-START"):
             level = line.split()[-1]
             judge.add("start", level)
+        elif line.startswith("HALFWAY-DONE"):
+            judge.add("halfway", level)  # every pair joined, cells left empty: not a win
         elif line.startswith("LEVEL-WON"):
             parts = line.split()
             judge.add("won", parts[1] if len(parts) > 1 else level)
@@ -434,32 +438,41 @@ def _save_screens(label: str, report: dict | None, work: Path) -> list[str]:
     return saved
 
 
-def _classify(result: RunResult, presses: list, judge: Judge, game_pids: set[int], started: float) -> None:
+def _classify(
+    result: RunResult, presses: list, judge: Judge, game_pids: set[int], started: float, label: str
+) -> None:
     """Presses off the game's windows, and presses of a control that skips, restarts, auto-solves, or
-    moves on from a level the game had not judged won."""
+    moves on from a level the game had not judged won: by the label read around the press, or by the
+    judge (a click after which the game started another level that it had not judged won)."""
+    import cv2
+
     result.presses = len(presses)
     game_windows = {press.window for press in presses if press.pid in game_pids}
+    starts = [t for t, kind, _ in judge.events if kind == "start"]
     for press in presses:
         # A window with no pid is the game's: the display is the run's own and flowbot opens none.
         owned = press.pid is None or press.pid in game_pids or press.window in game_windows
-        inside = press.window != 0 and owned
-        if not inside:
+        if press.window == 0 or not owned:
             result.presses_outside.append(dict(press.as_dict(), time=round(press.time - started, 2)))
         if not press.is_click:
             continue
-        label = press_label(press)
-        kind = control_kind(label)
-        record = dict(press.as_dict(), time=round(press.time - started, 2), label=label, kind=kind)
-        record["level_won"] = judge.won_at(press.time)
+        text = press_label(press)
+        kind = control_kind(text)
+        won = judge.won_at(press.time)
+        moved_on = any(press.time <= t <= press.time + 3.0 for t in starts)
+        record = dict(press.as_dict(), time=round(press.time - started, 2), label=text, kind=kind)
+        record.update(level_won=won, new_level_followed=moved_on)
+        result.clicks.append(record)
         if kind is not None:
             result.control_presses.append(record)
-        if kind == "skip" or (kind == "move-on" and not record["level_won"]):
+        if kind == "skip" or (not won and (kind == "move-on" or moved_on)):
             result.presses_on_skip.append(record)
-            if press.crop is not None:
-                import cv2
-
-                crop = FINDINGS / f"{result.game}-skip-{len(result.presses_on_skip)}.png"
-                cv2.imwrite(str(crop), press.crop)
+            if press.frame is not None:
+                picture = press.frame.copy()
+                cv2.circle(picture, (press.x, press.y), 14, (255, 0, 255), 3)  # where the press went
+                path = FINDINGS / f"{label}-skip-{len(result.presses_on_skip)}.png"
+                cv2.imwrite(str(path), picture)
+                record["screenshot"] = str(path)
 
 
 def _session_pids(session: int) -> set[int]:
