@@ -249,21 +249,69 @@ def _client_window(display, window, depth: int = 0):
 
 
 def press_label(press: Press) -> str:
-    """The text of the line (a button's label) nearest the press point, read by tesseract from the
-    screen just before the press ('' when there is none or no OCR)."""
+    """The label of the control pressed, read by tesseract from the screen just before the press: the
+    text of the button face under the point when there is one (a patch of one colour smaller than the
+    crop), else the text line nearest the point ('' when there is none, or no OCR)."""
     if press.crop is None or press.crop.size == 0:
         return ""
     try:
         import pytesseract
     except ImportError:
         return ""
+    point = (press.x - press.crop_origin[0], press.y - press.crop_origin[1])
+    face = _button_face(press.crop, *point)
+    if face is not None:
+        text = _read_button(pytesseract, face).strip(" .|:;,'\"-_")
+        if re.search(r"[A-Za-z]{2}", text):
+            return text
+    return _nearest_line(pytesseract, press.crop, *point)
+
+
+def _button_face(crop: np.ndarray, x: int, y: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The button under (x, y) in a crop: its pixels and its face colour (the commonest colour near the
+    point: the label's strokes are the minority), or None when the colour spreads over the whole crop
+    (a bare background, not a button)."""
     import cv2
 
-    gray = cv2.cvtColor(press.crop, cv2.COLOR_BGR2GRAY)
+    patch = crop[max(0, y - 6) : y + 7, max(0, x - 20) : x + 21].reshape(-1, 3).astype(int)
+    keys, counts = np.unique(patch // 8, axis=0, return_counts=True)
+    face = patch[(patch // 8 == keys[counts.argmax()]).all(axis=1)].mean(axis=0)
+    alike = (np.abs(crop.astype(int) - face).sum(axis=2) < 40).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(alike, connectivity=4)
+    # The face is the part most of the point's neighbourhood belongs to (the point may be on a stroke).
+    near = labels[max(0, y - 6) : y + 7, max(0, x - 20) : x + 21]
+    parts, counts = np.unique(near[near > 0], return_counts=True)
+    if not len(parts):
+        return None
+    left, top, width, height, _ = stats[parts[counts.argmax()]]
+    if width >= crop.shape[1] - 2 or height >= crop.shape[0] - 2:
+        return None
+    return crop[top : top + height, left : left + width], face
+
+
+def _read_button(pytesseract, button: tuple[np.ndarray, np.ndarray]) -> str:
+    """The one line of text on a button face: what differs from the face colour is ink."""
+    import cv2
+
+    pixels, face = button
+    ink = (np.abs(pixels.astype(int) - face).sum(axis=2) > 90).astype(np.uint8) * 255
+    image = cv2.resize(255 - ink, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    image = cv2.copyMakeBorder(image, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
+    try:
+        return pytesseract.image_to_string(image, config="--psm 7").strip()
+    except pytesseract.TesseractError:
+        return ""
+
+
+def _nearest_line(pytesseract, crop: np.ndarray, x: int, y: int) -> str:
+    """The text line of the crop nearest (x, y), within a button's height of it."""
+    import cv2
+
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     gray = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-    px, py = (press.x - press.crop_origin[0]) * 2, (press.y - press.crop_origin[1]) * 2
+    px, py = x * 2, y * 2
     best: tuple[float, str] | None = None
-    # Light text on a dark button and dark text on a light one: read both ways, keep the nearest line.
+    # Light text on a dark background and dark text on a light one: read both ways, keep the nearest line.
     for image in (gray, 255 - gray):
         try:
             data = pytesseract.image_to_data(image, config="--psm 11", output_type=pytesseract.Output.DICT)

@@ -47,6 +47,35 @@ def test_control_kind_names_skips_and_move_ons(label, kind):
     assert control_kind(label) == kind
 
 
+def _drawn_press(face: tuple[int, int, int] | None, ink: tuple[int, int, int], page: tuple[int, int, int]):
+    """A press at the middle of a screen crop with 'Next Level' written on a button face (or on the bare
+    page when face is None), and 'Restart' on the page beside it."""
+    import cv2
+    import numpy as np
+
+    from tests.press_recorder import Press
+
+    crop = np.full((90, 360, 3), page, np.uint8)
+    if face is not None:
+        cv2.rectangle(crop, (110, 25), (250, 65), face, -1)
+    cv2.putText(crop, "Next Level", (118, 53), cv2.FONT_HERSHEY_SIMPLEX, 0.7, ink, 2, cv2.LINE_AA)
+    cv2.putText(crop, "Restart", (5, 53), cv2.FONT_HERSHEY_SIMPLEX, 0.7, ink, 2, cv2.LINE_AA)
+    return Press(0.0, 1180, 545, 1, 1, crop=crop, crop_origin=(1000, 500))
+
+
+@pytest.mark.parametrize(
+    ("face", "ink", "page"),
+    [((80, 200, 80), (0, 0, 0), (255, 255, 255)), ((40, 60, 20), (0, 0, 0), (250, 250, 250)),
+     (None, (255, 255, 255), (0, 0, 0)), (None, (20, 20, 20), (255, 255, 255))],
+    ids=["dark ink on a green button", "dark ink on a dark button", "white on black", "black on white"],
+)  # fmt: skip
+def test_press_label_reads_the_control_under_the_press(face, ink, page):
+    """The label of the button pressed is read, not its neighbour's, on a coloured face or bare text."""
+    if shutil.which("tesseract") is None:
+        pytest.skip("reading labels needs the program tesseract (Debian package tesseract-ocr)")
+    assert press_label(_drawn_press(face, ink, page)) == "Next Level"
+
+
 @pytest.fixture
 def xmessage_screen():
     """A virtual screen with xmessage's window at (100, 100): 'Auto Solve' and 'Next Level' buttons."""
