@@ -101,8 +101,10 @@ class Judge:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, kind: str, level: object) -> None:
-        """One thing the game said, now."""
+        """One thing the game said, now (a win a polling judge sees again on its next look is kept once)."""
         with self.lock:
+            if kind == "won" and any(k == "won" and lv == level for _, k, lv in self.events[-1:]):
+                return
             self.events.append((time.monotonic(), kind, level))
 
     def wins(self) -> list[object]:
