@@ -8,7 +8,8 @@ Each run starts an Xvfb of 1600x1000 of its own, the game's `start`, waits for `
 `flowbot auto-clear --count N --json` (a subprocess, with a time limit) and counts the levels the
 game says were won (its judge, per its SOURCE.md; never flowbot's report). dom111-flow has no next
 level: one run per board (3x3, 6x5, 8x8, 15x15). Per run: won by the game, flowbot's claimed count and
-exit code, claimed but not won, presses outside the game's windows, presses of a skip, restart or
+exit code, claimed but not won (a lower bound: flowbot's report does not name the levels), levels the
+game moved on from unwon (skipped), presses outside the game's windows, presses of a skip, restart or
 auto-solve control (or of a move-on control on a level the game had not judged won), wall time.
 Screens at the end of each run and flowbot's failure pictures are kept in /tmp/harness-findings/.
 """
@@ -25,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the harness live
 from tests.real_games import DOM111_BOARDS, GAMES, game_names, run_game
 
 COLUMNS = (
-    "game", "board", "run", "won", "claimed", "exit", "claimed not won", "off game", "skip presses", "wall s"
+    "game", "board", "run", "won", "claimed", "exit", "claimed not won", "left unwon", "off game",
+    "skip presses", "wall s",
 )  # fmt: skip
 
 
@@ -65,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"schema_version": 1, "runs": results}, indent=1))
     else:
         print(table(results))
-    bad = any(r["claimed_not_won"] or r["presses_outside"] or r["presses_on_skip"] for r in results)
+    faults = ("claimed_not_won", "left_unwon", "presses_outside", "presses_on_skip")
+    bad = any(record[fault] for record in results for fault in faults)
     return 1 if bad else 0
 
 
@@ -76,8 +79,8 @@ def row(record: dict) -> str:
         return f"{where} skipped: {record['skipped']} |"
     cells = (
         record["game"], record["board"] or "", record["run"], record["won_by_game"], record["claimed"],
-        record["exit_code"], record["claimed_not_won"], len(record["presses_outside"]),
-        len(record["presses_on_skip"]), record["wall_s"],
+        record["exit_code"], record["claimed_not_won"], len(record["left_unwon"]),
+        len(record["presses_outside"]), len(record["presses_on_skip"]), record["wall_s"],
     )  # fmt: skip
     return "| " + " | ".join(str(cell) for cell in cells) + " |"
 

@@ -115,6 +115,18 @@ class Judge:
                 won.append(level)
         return won
 
+    def left_unwon(self) -> list[object]:
+        """The levels the game moved on from without having judged them won (each a skip)."""
+        left, level, won = [], None, False
+        for _, kind, what in self.events:
+            if kind == "start":
+                if level is not None and not won:
+                    left.append(level)
+                level, won = what, False
+            elif kind == "won" and what == level:
+                won = True
+        return left
+
     def won_at(self, moment: float) -> bool:
         """Whether the level on screen at `moment` had been judged won by then (a judge that sees
         the game late gets `grace` seconds)."""
@@ -130,6 +142,7 @@ class RunResult:
     board: str | None
     won_by_game: int = 0
     won_levels: list = field(default_factory=list)
+    left_unwon: list = field(default_factory=list)  # levels the game moved on from unwon: skipped
     claimed: int | None = None
     exit_code: int | None = None
     stopped: str | None = None
@@ -147,7 +160,8 @@ class RunResult:
 
     @property
     def claimed_not_won(self) -> int:
-        """Levels flowbot said it cleared beyond those the game judged won."""
+        """Levels flowbot said it cleared beyond those the game judged won: a lower bound, as flowbot's
+        report does not say which level each claim was for (claims 1, 2, 3 against wins 1, 2, 5 give 0)."""
         return max(0, (self.claimed or 0) - self.won_by_game)
 
     def as_dict(self) -> dict:
@@ -222,6 +236,7 @@ def run_game(
             stop_judge.set()
             _end_session(game)
         result.won_levels = judge.wins()
+        result.left_unwon = judge.left_unwon()
         result.judge_events = [
             (round(t - started, 2), kind, str(level)) for t, kind, level in judge.events if t >= started - 5
         ]

@@ -35,6 +35,8 @@ def test_judge_counts_a_win_only_on_the_level_it_was_for():
     assert not judge.won_at(11.0)
     assert not judge.won_at(14.0)  # level 2 started at 13.0: level 1's win is not level 2's
     assert judge.won_at(20.0)
+    judge.events += [(21.0, "start", 3), (22.0, "start", 4), (23.0, "won", 4)]
+    assert judge.left_unwon() == [3]  # level 3 was moved on from before the game judged it won
 
 
 @pytest.mark.parametrize(
@@ -141,3 +143,4 @@ def test_flowbot_never_claims_a_level_the_game_did_not_judge_won_nor_presses_off
     assert result.claimed <= result.won_by_game, summary
     assert result.presses_outside == [], summary
     assert result.presses_on_skip == [], summary
+    assert result.left_unwon == [], summary
