@@ -15,13 +15,19 @@ import pytest
 from tests.press_recorder import PressRecorder, control_kind, press_label
 from tests.real_games import GAMES, Judge, missing_requirements, run_game
 
+# Known flowbot bugs these runs show (diagnosed in the harness's report; remove the mark with the fix).
+PRESSES_NEXT_UNSOLVED = pytest.mark.xfail(
+    reason="flowbot presses the always-active 'Next Level' on a level it could not read or did not win "
+    "(the live loop's move-on control is pressed without the game's win)",
+    strict=False,
+)
 # (game, board, levels asked): short runs, a couple of minutes in all on 2 cores.
 SHORT_RUNS = [
-    ("qtflowfree", None, 2),
-    ("allegro-flowfree", None, 1),
-    ("saleh-flow", None, 1),
-    ("flowmaster", None, 1),
-    ("dom111-flow", "3x3", 1),
+    pytest.param("qtflowfree", None, 2, marks=PRESSES_NEXT_UNSOLVED, id="qtflowfree"),
+    pytest.param("allegro-flowfree", None, 1, id="allegro-flowfree"),
+    pytest.param("saleh-flow", None, 1, marks=PRESSES_NEXT_UNSOLVED, id="saleh-flow"),
+    pytest.param("flowmaster", None, 1, id="flowmaster"),
+    pytest.param("dom111-flow", "3x3", 1, id="dom111-flow-3x3"),
 ]
 
 
@@ -127,7 +133,7 @@ def test_press_recorder_sees_root_and_window_presses_clicks_and_drags(xmessage_s
 
 
 @pytest.mark.realgames
-@pytest.mark.parametrize(("game", "board", "count"), SHORT_RUNS, ids=[run[0] for run in SHORT_RUNS])
+@pytest.mark.parametrize(("game", "board", "count"), SHORT_RUNS)
 def test_flowbot_never_claims_a_level_the_game_did_not_judge_won_nor_presses_off_it(game, board, count):
     """A short run of `flowbot auto-clear --count N` with no flags on a real game: its claims are the
     game's wins at most, and no press lands off the game's windows or on a skip control."""
