@@ -176,13 +176,40 @@ def run_game(
 ) -> RunResult:
     """Start the game on a display of its own, let `flowbot auto-clear --count N --json` play it, and
     return what the game judged and what flowbot claimed; everything started is ended."""
-    from flowbot.display import VirtualDisplay
 
     result = RunResult(name, board)
     reason = missing_requirements(name)
     if reason:
         result.skipped = reason
         return result
+    with _ended_by_sigterm():
+        return _run(result, count, board, tag, timeout)
+
+
+@contextlib.contextmanager
+def _ended_by_sigterm():
+    """While a run lasts, SIGTERM (a `timeout` around the harness) raises SystemExit, so that the game's
+    session and the display are ended on the way out instead of left running."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(number, frame):
+        """Leave through every `finally` on the way up."""
+        raise SystemExit(128 + number)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(result: RunResult, count: int, board: str | None, tag: str, timeout: float | None) -> RunResult:
+    """run_game's body, for a game that can run here."""
+    from flowbot.display import VirtualDisplay
+
+    name = result.game
     spec = GAMES[name]
     label = f"{name}{'-' + board if board else ''}{'-' + tag if tag else ''}"
     FINDINGS.mkdir(parents=True, exist_ok=True)
