@@ -71,6 +71,7 @@ class PressRecorder:
         self.presses: list[Press] = []
         self._frame_interval = 1.0 / frames_per_second
         self._frame: np.ndarray | None = None  # the latest whole-screen frame, BGR
+        self._windows: list = []  # the latest top_level_windows(), topmost first
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -171,9 +172,17 @@ class PressRecorder:
     def _on_press(self, now: float, x: int, y: int, button: int) -> None:
         """Keep one press with the window under it and the screen around it just before."""
         window, wm_class, pid = window_at(self._lookup, x, y)
-        press = Press(now, x, y, button, window, wm_class, pid)
         with self._lock:
-            frame = self._frame
+            frame, windows = self._frame, self._windows
+        if window == 0:
+            # The server records a press before it delivers it, and a button that closes its window
+            # (a dialog's OK) may be gone by the time it is looked up: the last look at the windows says.
+            window, wm_class, pid = next(
+                ((top, cls, owner) for top, (left, up, width, height), cls, owner in windows
+                 if left <= x < left + width and up <= y < up + height),
+                (0, (), None),
+            )  # fmt: skip
+        press = Press(now, x, y, button, window, wm_class, pid)
         if frame is not None:
             left, top = max(0, x - CROP_HALF_WIDTH), max(0, y - CROP_HALF_HEIGHT)
             press.crop = frame[top : y + CROP_HALF_HEIGHT, left : x + CROP_HALF_WIDTH].copy()
@@ -183,16 +192,20 @@ class PressRecorder:
         self._held = press
 
     def _sample_frames(self) -> None:
-        """Keep the latest frame of the whole screen, a few times a second, for the crops of presses."""
+        """Keep the latest frame of the whole screen and the latest list of windows on it, a few times a
+        second, for the crops of presses and the windows of presses whose window closed at once."""
         import mss
 
+        windows_display = _connect()
         with mss.MSS() as grabber:
             monitor = grabber.monitors[0]
             while not self._stopping.is_set():
                 shot = np.asarray(grabber.grab(monitor))[:, :, :3]
+                windows = top_level_windows(windows_display)
                 with self._lock:
-                    self._frame = shot
+                    self._frame, self._windows = shot, windows
                 self._stopping.wait(self._frame_interval)
+        windows_display.close()
 
 
 def _connect():
@@ -227,6 +240,35 @@ def window_at(display, x: int, y: int) -> tuple[int, tuple[str, ...], int | None
         return top, (), None
     pid = int(prop.value[0]) if prop is not None and len(prop.value) else None
     return top, wm_class, pid
+
+
+def top_level_windows(display) -> list[tuple[int, tuple[int, int, int, int], tuple[str, ...], int | None]]:
+    """The mapped top-level windows, topmost first: id, (x, y, width, height), WM_CLASS, _NET_WM_PID."""
+    from Xlib import X, error
+
+    found = []
+    try:
+        children = display.screen().root.query_tree().children
+    except error.XError:
+        return found
+    for child in reversed(children):  # query_tree lists the stack bottom first
+        try:
+            if child.get_attributes().map_state != X.IsViewable:
+                continue
+            box = child.get_geometry()
+        except error.XError:
+            continue
+        client = _client_window(display, child)
+        wm_class, pid = (), None
+        if client is not None:
+            try:
+                wm_class = tuple(client.get_wm_class() or ())
+                prop = client.get_full_property(display.intern_atom("_NET_WM_PID"), 0)
+                pid = int(prop.value[0]) if prop is not None and len(prop.value) else None
+            except error.XError:
+                pass
+        found.append((child.id, (box.x, box.y, box.width, box.height), wm_class, pid))
+    return found
 
 
 def _client_window(display, window, depth: int = 0):
