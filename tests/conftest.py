@@ -25,3 +25,9 @@ def private_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         yield
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Markers: `realgames` runs flowbot on the third-party games of ../shared/games (select it with
+    `-m realgames`, leave it out with `-m "not realgames"`)."""
+    config.addinivalue_line("markers", "realgames: flowbot plays a real third-party game of ../shared/games")
