@@ -7,9 +7,12 @@ draws for an empty cell). No brightness threshold, so light and dark themes are 
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import cv2
 import numpy as np
 
+from flowbot.cellmap import CellMap
 from flowbot.model import Cell, Geometry, Solution
 
 # The centre sample: a square a tenth of a cell across (pipes are about a third of a cell wide).
@@ -26,6 +29,12 @@ SAME_DOT = 15.0
 OTHER_FLOW = 20.0
 # The share of a level's dots that must look the same for the level to be still showing.
 SAME_LEVEL = 0.75
+# Where a join is looked at, as fractions of the way from one cell's centre to the next: just short
+# of the edge on each side and on it. A pipe stopping at a cell's centre (its round head reaches a
+# sixth of a cell) leaves the first two bare; a dot (under half a cell across) covers at most the last.
+JOIN_AT = (0.4, 0.5, 0.6)
+# Cells further apart than this many cell sizes are not neighbours on screen (a warp): no join to see.
+JOIN_REACH = 1.6
 
 
 def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -138,6 +147,79 @@ def not_taken(
         ):
             kept.append((row, col))
     return kept
+
+
+Join = tuple[Cell, Cell]
+
+
+def solution_joins(solution: Solution) -> list[tuple[int, Join]]:
+    """Every pair of consecutive cells of every path, with its flow: what a won board shows joined."""
+    return [(color, (a, b)) for color, path in enumerate(solution.paths) for a, b in pairwise(path)]
+
+
+def join_colours(frame: np.ndarray, geometry: CellMap, solution: Solution) -> np.ndarray:
+    """The Lab colour at each point of each join of a solution (median of a small square): where the
+    pipe crosses the edge between two consecutive cells, and just short of it on both sides.
+
+    frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels
+    returns : (joins, len(JOIN_AT), 3) float ndarray, Lab, joins in `solution_joins` order; NaN where a
+    point lies off the frame or the two cells are not neighbours on screen
+    """
+    height, width = frame.shape[:2]
+    size = geometry.cell_size
+    half = max(1, round(0.06 * size))
+    joins = solution_joins(solution)
+    out = np.full((len(joins), len(JOIN_AT), 3), np.nan)
+    for index, (_, (a, b)) in enumerate(joins):
+        (xa, ya), (xb, yb) = geometry.center(a), geometry.center(b)
+        if np.hypot(xb - xa, yb - ya) > JOIN_REACH * size:
+            continue
+        for step, share in enumerate(JOIN_AT):
+            x, y = round(xa + share * (xb - xa)), round(ya + share * (yb - ya))
+            if half <= x < width - half and half <= y < height - half:
+                patch = frame[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3)
+                out[index, step] = _lab(np.median(patch, axis=0))
+    return out
+
+
+def missing_joins(
+    now: np.ndarray,
+    before: np.ndarray | None,
+    solution: Solution,
+    flow_rgb: tuple[tuple[int, int, int], ...],
+) -> list[Join]:
+    """The joins of a solution that the screen does not show: a join shows when each of its points is
+    nearer its own flow's colour than any other flow's, and either moved towards it since before
+    drawing or already was that colour (a dot). A flow one step short of its far dot leaves the
+    point on the edge and the one before it bare, so its last join is missing.
+
+    now, before : join_colours after and before drawing (before None: judged on the colours alone,
+    for a board found already drawn); flow_rgb : each flow's colour as seen on its dots
+    """
+    flows = np.array([rgb_to_lab(rgb) for rgb in flow_rgb])
+    missing = []
+    for index, (color, join) in enumerate(solution_joins(solution)):
+        seen = now[index]
+        if np.isnan(seen).all() and (before is None or np.isnan(before[index]).all()):
+            continue  # not neighbours on screen (a warp): nothing to see
+        if not all(_shows(seen[step], None if before is None else before[index, step], flows, color)
+                   for step in range(len(JOIN_AT))):  # fmt: skip
+            missing.append(join)
+    return missing
+
+
+def _shows(seen: np.ndarray, before: np.ndarray | None, flows: np.ndarray, color: int) -> bool:
+    """True when one point of a join shows its flow (see missing_joins)."""
+    if np.isnan(seen).any():
+        return False
+    to_flows = np.linalg.norm(flows - seen, axis=1)
+    own = to_flows[color]
+    if np.delete(to_flows, color).min(initial=np.inf) <= own:
+        return False
+    if before is None or np.isnan(before).any():
+        return own <= FLOW_DISTANCE
+    was_own = float(np.linalg.norm(flows[color] - before)) <= FLOW_DISTANCE
+    return own < float(np.linalg.norm(seen - before)) or (was_own and own <= FLOW_DISTANCE)
 
 
 def rgb_to_lab(rgb: tuple[int, int, int]) -> np.ndarray:
