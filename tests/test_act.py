@@ -468,7 +468,7 @@ def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_
     import random
 
     from flowbot.generate.levels import make_level
-    from flowbot.modes.auto_clear import AutoClear
+    from flowbot.modes.auto_clear import AutoClear, Evidence
     from tests.simulated_game import SimulatedGame
 
     game = SimulatedGame([make_level(5, 5, 4, random.Random(2)).puzzle] * 2)
@@ -476,7 +476,7 @@ def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_
     fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
     loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
     # The game shows its win too late for the first look: one cell seems not taken, then it is won.
-    answers = iter([[(0, 1)], [], []])
+    answers = iter([Evidence(None, ((0, 1),)), Evidence("dialog"), Evidence("dialog")])
     loop.verdict = lambda *args, **options: next(answers)
     report = loop.run()
     assert report.cleared == 1 and report.halt is None, report.summary()

@@ -95,3 +95,39 @@ def test_the_pointer_is_fenced_to_the_board(levels, tmp_path):
     assert fence.contains(geometry.xs[0], geometry.ys[0]) and fence.contains(
         geometry.xs[-1] - 1, geometry.ys[-1] - 1
     )
+
+
+def test_a_flow_one_step_short_of_its_far_dot_is_drawn_again_never_counted(levels, tmp_path):
+    game = SimulatedGame(levels[:1])
+    dots = {cell for pair in levels[0].endpoints for cell in pair}
+    real_move, real_down = game.move, game.down
+    strokes: list = []
+
+    def down():
+        strokes.append(game.layout.geometry.cell_at(game.x, game.y))
+        real_down()
+
+    def move(x, y):
+        cell = game.layout.geometry.cell_at(x, y)
+        if game.held and len(strokes) == 1 and cell in dots and cell != strokes[0]:
+            return  # the game never sees the first stroke reach its far dot
+        real_move(x, y)
+
+    game.move, game.down = move, down
+    report = run(game, tmp_path, 1).run()
+    assert report.cleared == 1, report.summary()
+    assert report.levels[0].retries == 1  # every cell showed its colour, but one join did not
+    assert report.levels[0].won_by in ("joins", "dialog")
+    assert game.session.board.complete
+
+
+def test_the_summary_counts_against_the_levels_asked(levels, tmp_path):
+    game = SimulatedGame(levels[:1])
+    game.down = lambda: None  # presses never arrive
+    report = run(game, tmp_path, 3).run()
+    assert report.summary().startswith("cleared 0 of 3 level(s)")
+    assert "join(s) not shown" in report.stopped
+    record = report.levels[0].record()
+    assert record["cleared"] is False and record["won_by"] is None and record["missing_joins"]
+    unlimited = run(SimulatedGame(levels[:1]), tmp_path, None)
+    assert "cleared 1 of no limit level(s)" in unlimited.run().summary()

@@ -18,12 +18,20 @@ from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
 from flowbot.capture.buttons import find_next_button
-from flowbot.capture.controls import Control, next_controls, says_won
+from flowbot.capture.controls import Control, new_move_on_buttons, next_controls, says_won
 from flowbot.capture.ocr import Word, read_words
 from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
-from flowbot.capture.verdict import centre_colours, inner_cells, missing_cells, not_taken, same_level_showing
+from flowbot.capture.verdict import (
+    Join,
+    centre_colours,
+    inner_cells,
+    join_colours,
+    missing_cells,
+    missing_joins,
+    same_level_showing,
+)
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
 from flowbot.modes.game_over import game_over_message
@@ -86,6 +94,21 @@ class Timing:
         return self.capture_ms + self.read_ms + self.solve_ms + self.plan_ms
 
 
+# What shows a level won, as `won_by` says it: every join of every path on screen, or a win signal
+# that was not there before drawing (a dialog, win words, a new level in its place).
+WON_BY = ("joins", "dialog", "message", "new level")
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the screen showed after drawing a level: what won it (None: nothing did), and what was
+    still missing when nothing did."""
+
+    won_by: str | None
+    cells: tuple[Cell, ...] = ()
+    joins: tuple[Join, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class LevelResult:
     """One level the bot played."""
@@ -96,6 +119,21 @@ class LevelResult:
     cleared: bool
     retries: int
     timing: Timing
+    won_by: str = ""  # one of WON_BY when cleared (empty in a dry run)
+    missing_cells: tuple[Cell, ...] = ()  # when not cleared: cells not showing their flow
+    missing_joins: tuple[Join, ...] = ()  # when not cleared: joins of consecutive cells not showing
+
+    def record(self) -> dict:
+        """The level as JSON keys (cells as [row, col])."""
+        return {
+            "number": self.number,
+            "size": self.size,
+            "cleared": self.cleared,
+            "won_by": self.won_by or None,
+            "retries": self.retries,
+            "missing_cells": [list(cell) for cell in self.missing_cells],
+            "missing_joins": [[list(a), list(b)] for a, b in self.missing_joins],
+        }
 
 
 @dataclass
@@ -107,6 +145,7 @@ class Report:
     failure_image: str | None = None
     halt: FlowbotError | None = None  # what ended the run early (fail-safe, signal, board gone), if anything
     pointer: str = ""  # the pointer settings self-tuning ended on, and how it got there
+    asked: int | None = None  # the levels asked for (`--count`), None for no limit
 
     def split_median_ms(self) -> dict[str, float]:
         """Median per level of each part of its time, in milliseconds."""
@@ -127,10 +166,11 @@ class Report:
 
     def summary(self) -> str:
         """A few lines a person reads at the end of a run."""
-        lines = [f"cleared {self.cleared} of {len(self.levels)} level(s); stopped: {self.stopped}"]
+        asked = "no limit" if self.asked is None else str(self.asked)
+        lines = [f"cleared {self.cleared} of {asked} level(s); stopped: {self.stopped}"]
         for level in self.levels:
             t = level.timing
-            mark = "ok" if level.cleared else "FAILED"
+            mark = ("ok" + (f" ({level.won_by})" if level.won_by else "")) if level.cleared else "FAILED"
             lines.append(
                 f"  level {level.number}: {level.size}, {level.flows} flows, {mark}"
                 f"{f' after {level.retries} retry' if level.retries else ''}; read {t.read_ms:.0f} ms, "
@@ -229,12 +269,13 @@ class AutoClear:
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _before_words: tuple[Frame, list[Word]] | None = None  # see _words_before
+    _dialog_before: tuple[Frame, bool] | None = None  # see _new_dialog
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
         """Clear levels until `count` are done, none comes, one fails, or a stop (Ctrl-C, SIGTERM,
         SIGHUP, the fail-safe, the board gone); `report.halt` holds what stopped it early."""
-        report = Report()
+        report = Report(asked=self.count)
         _warm_up()
         with stop_signals(lambda signum: setattr(self, "stop_requested", True)) as signals:
             try:
@@ -289,19 +330,18 @@ class AutoClear:
         report.stopped = report.stopped or f"{number} level(s) done"
 
     def first_board(self) -> Sighting | None:
-        """The board on screen at the start; when a level's win is still showing, move on from it."""
+        """The board on screen at the start. A screen whose board cannot be read is never moved on
+        from (pressing "Next" there could skip a level never played): `last_reason` says so."""
         sighting = self.wait_for_board(None, timeout=2.0)
-        if sighting is not None or self.dry_run:
-            return sighting
-        reason = self.last_reason
-        # No board: perhaps the game shows the last level's win dialog over it. Press its control.
-        following = self._press_controls(None, None)
-        if following is None:
-            self.last_reason = reason
-        return following
+        if sighting is None:
+            self.last_reason += (
+                "; flowbot presses nothing to move on from a board it cannot read (that could skip a "
+                "level never played): close what covers the board, or start on a level"
+            )
+        return sighting
 
     def play_level(self, number: int, sighting: Sighting, report: Report) -> LevelResult:
-        """Solve, draw, verify (retrying once) one level."""
+        """Solve, draw and confirm one level on evidence (drawing again the flows not shown joined)."""
         started = time.perf_counter()
         sighting, solution = self._solved(number, sighting, report)
         solve_ms = (time.perf_counter() - started) * 1000
@@ -313,8 +353,10 @@ class AutoClear:
         strokes = plan_strokes(solution, geometry, settings)
         plan_ms = (time.perf_counter() - started) * 1000
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
+        joins_before = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution)
         draw_s = verify_ms = 0.0
-        missing: list[Cell] = []
+        evidence = Evidence(None)
+        level = (number, puzzle.size, len(puzzle.colors))
         # Two tries at the settings in use; with self-tuning, one more per slower rung left.
         attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
         for attempt in range(attempts):
@@ -334,29 +376,25 @@ class AutoClear:
                 raise AutoClearError("interrupted (Ctrl-C)")
             timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
             if self.dry_run:
-                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+                return LevelResult(*level, True, attempt, timing)
             started = time.perf_counter()
             probing = self.tuner is not None and self.tuner.probing
             # A fast try gets a short look, and no OCR while its level still shows (see below).
             look = PROBE_TIMEOUT if probing else None
             if gone is not None:  # the board changed under a retry: the game's own word, in full
                 probing, look = False, None
-            missing = self.verdict(sighting, solution, before, look, words=not probing)
-            if not missing and self.tuner is not None and not self._dialog_seen:
-                # A fast try counts only when the level is seen gone, drawn or won, not on a misread
-                # (a win dialog or message seen is the game's own word: a dark dialog over dark cells
-                # would look like cells still empty).
-                missing = self._not_taken(sighting, solution, before)
+            evidence = self.verdict(sighting, solution, before, look, words=not probing, joins=joins_before)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
-            if not missing:
-                if self.tuner is not None:
-                    self.tuner.worked()
-                self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
-                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+            if evidence.won_by is not None:
+                return self._won_level(level, attempt, timing, evidence.won_by, sighting, solution, before)
             if gone is not None:
                 raise gone
-            log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
+            missing = list(evidence.cells) or [cell for join in evidence.joins for cell in join]
+            log.info(
+                "level %d: %d cell(s), %d join(s) not shown; drawing it again",
+                number, len(evidence.cells), len(evidence.joins),
+            )  # fmt: skip
             moved = self._found_again(sighting)
             if moved is None and not self._dots_in_place(sighting, before)[0]:
                 # The level is gone: the game may be over, or (after a fast try) say it was won.
@@ -365,10 +403,8 @@ class AutoClear:
                 if over is not None:
                     raise GameOver(f"the game is over: {over}")
                 if probing and says_won(words, self._words_before(sighting, geometry)):
-                    self.tuner.worked()
                     self._dialog_seen = True
-                    self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
-                    return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+                    return self._won_level(level, attempt, timing, "message", sighting, solution, before)
             if self.tuner is not None and self.tuner.dropped():
                 # Too fast for this game: one rung slower.
                 settings = self.tuner.settings
@@ -377,8 +413,8 @@ class AutoClear:
                 # The board moved (a banner, a resize): draw where it is now.
                 sighting, geometry = moved, moved.geometry
                 self._fence(geometry, moved.frame, puzzle)
-            # Only the flows with a cell not taken: pressing a dot restarts its flow, and a level
-            # whose last flow is fixed is won at once (a new level may come before another press).
+            # Only the flows with a cell or join not shown: pressing a dot restarts its flow, and a
+            # level whose last flow is fixed is won at once (a new level may come before another press).
             broken = {color for color, path in enumerate(solution.paths) if set(path) & set(missing)}
             strokes = [
                 stroke for stroke in plan_strokes(solution, geometry, settings) if stroke.color in broken
@@ -387,34 +423,40 @@ class AutoClear:
         self._save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
         report.levels.append(
-            LevelResult(number, puzzle.size, len(puzzle.colors), False, attempts - 1, timing)
+            LevelResult(*level, False, attempts - 1, timing, "", evidence.cells, evidence.joins)
         )
-        cells = "; ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
         raise AutoClearError(
             f"level {number} ({puzzle.size}) was drawn {'twice' if attempts == 2 else f'{attempts} times'} "
-            "but the game did not take it: "
-            f"{len(missing)} cell(s) still empty ({cells})"
+            f"but the game did not take it: {_not_shown(evidence)}"
         )
+
+    def _won_level(
+        self,
+        level: tuple[int, str, int],
+        attempt: int,
+        timing: Timing,
+        won_by: str,
+        sighting: Sighting,
+        solution: Solution,
+        before: np.ndarray,
+    ) -> LevelResult:
+        """A level won on evidence: the tuner told, the level kept to tell it from the next one."""
+        if self.tuner is not None:
+            self.tuner.worked()
+        self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
+        return LevelResult(*level, True, attempt, timing, won_by)
 
     def _solved(self, number: int, sighting: Sighting, report: Report) -> tuple[Sighting, Solution]:
         """Solve the board read; a board with no solution is most likely misread, so look again a few
-        times before giving up, and save the picture with what was read drawn on it."""
-        pressed = False
-        for look in range(MISREAD_LOOKS + 1):
+        times before giving up (never pressing on: that could skip a level never played), and save the
+        picture with what was read drawn on it."""
+        for _ in range(MISREAD_LOOKS + 1):
             result = solve(sighting.reading.puzzle, timeout=10)
             if result.solution is not None:
                 return sighting, result.solution
             log.info(
                 "level %d read as %s has no solution; looking again", number, sighting.reading.puzzle.size
             )
-            if look == MISREAD_LOOKS - 1 and not pressed and not self.dry_run:
-                # Still no solution: perhaps a level's win is showing over its board (a dialog or a
-                # button covering dots). Press what moves on, once, and read what comes.
-                pressed = True
-                following = self._press_controls(sighting.rows, sighting.geometry)
-                if following is not None:
-                    sighting = following
-                    continue
             self.sleep(0.3)
             again = self.wait_for_board(None, timeout=1.0)
             sighting = again or sighting
@@ -427,8 +469,10 @@ class AutoClear:
         )
         raise AutoClearError(
             f"level {number}: the board read as {puzzle.size} with {len(puzzle.colors)} colours has "
-            f"{result.status} status, so it was most likely misread (what was read is drawn on the saved "
-            "picture); try --region around the game window or `flowbot calibrate --check`"
+            f"{result.status} status, so it was most likely misread or covered (a level already drawn, a "
+            "popup over it; what was read is drawn on the saved picture); nothing was pressed to move on, "
+            "as that could skip a level never played; try --region around the game window or "
+            "`flowbot calibrate --check`"
         )
 
     def _fence(self, geometry: Geometry, frame: Frame, puzzle: Puzzle) -> None:
@@ -518,89 +562,109 @@ class AutoClear:
         before: np.ndarray,
         timeout: float | None = None,
         words: bool = True,
-    ) -> list[Cell]:
-        """After drawing: [] when the game took the level (the board, wherever it is now, shows every
-        flow; a win dialog or message; or a new level already), else the cells still not taken after
-        `timeout` seconds (default: verify_timeout). Without `words`, no look for a win message (OCR)."""
+        joins: np.ndarray | None = None,
+    ) -> Evidence:
+        """After drawing: what shows the level won, looked for until `timeout` seconds (default:
+        verify_timeout): every join of the solution on the board, where it was or wherever it is now;
+        else a win signal that was not on the frame the board was read from (a dialog, win words, a
+        new level in its place). Nothing else counts: a control or text already showing before drawing
+        says nothing about this level. Without `words`, no look for a win message (OCR).
+
+        before : centre_colours of the board before drawing; joins : join_colours before drawing
+        """
         start = time.monotonic()
         deadline = start + (self.verify_timeout if timeout is None else timeout)
         # A game busy catching up with the strokes still changes its picture: judge only once it
         # has stopped changing (or after three times the time asked for).
         latest = start + 3 * (deadline - start)
+        if joins is None:
+            joins = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution)
         last_board: np.ndarray | None = None
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
-        missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
-        cells = len(missing)
         self._dialog_seen = False
         window = self._window(sighting.geometry)
         looked_for_words = not words
+        looked_for_controls = False
+        dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
         while True:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
-            # The level's cells where the board was...
-            missing = missing_cells(frame.pixels, old, solution, flow_rgb, before)
+            # Every join where the board was...
+            missing = missing_joins(join_colours(frame.pixels, old, solution), joins, solution, flow_rgb)
             if not missing:
-                return []
-            if find_next_button(frame.pixels, old) is not None or flow_dialog_in(frame, window):
+                return Evidence("joins")
+            if self._new_dialog(frame, old, window, sighting):
                 self._dialog_seen = True
-                return []
-            # ...or wherever the board is now (a win banner may have pushed it down).
+                return Evidence("dialog")
             try:
                 seen = read_puzzle(frame.pixels)
             except CaptureError:
                 seen = None
-            if (
-                seen is not None
-                and seen.puzzle.to_rows() != rows
-                and not self._half_drawn(frame, old, sighting, solution, before, missing)
-            ):
-                if len(missing) <= cells // 2:
-                    # Most of the solution still shows where it was drawn: the level, partly covered
-                    # by what the game put over it (a dialog, a button), read as another board.
-                    self._dialog_seen = True
-                else:
+            in_place = same_level_showing(centre_colours(frame.pixels, old), before, dots)
+            if seen is not None and seen.puzzle.to_rows() != rows:
+                # Another board read: a new level only where the level's dots no longer show (else it
+                # is this level misread, half drawn or under something) and it has a solution.
+                if not in_place and solve(seen.puzzle, timeout=2).solution is not None:
                     self._moved_on = True
-                return []
-            if seen is not None and seen.geometry != old:
-                moved = missing_cells(frame.pixels, seen.geometry, solution, flow_rgb, before)
+                    return Evidence("new level")
+            elif seen is not None and seen.geometry != old:
+                # ...or wherever the board is now (a win banner may have pushed it down).
+                shown = join_colours(frame.pixels, seen.geometry, solution)
+                moved = missing_joins(shown, joins, solution, flow_rgb)
                 if not moved:
-                    return []
+                    return Evidence("joins")
                 missing = moved if len(moved) < len(missing) else missing
             # Most of the board hidden (something over it), or time is up: look for a win message in
-            # words ("You won!", "Level complete"), once: OCR costs a few hundred milliseconds.
+            # words ("You won!", "Level complete") that was not there before, once: OCR costs a few
+            # hundred milliseconds.
             board = _board_pixels(frame, sighting.geometry)
             settled = last_board is not None and np.array_equal(board, last_board)
             last_board = board
             now = time.monotonic()
             late = (now > deadline and settled) or now > latest
-            if not looked_for_words and (late or (seen is None and len(missing) > cells // 2)):
+            if not looked_for_controls and (late or not in_place):
+                # A button that moves on, new since the board was read, over or beside the board.
+                looked_for_controls = True
+                if self._new_button(sighting, window):
+                    self._dialog_seen = True
+                    return Evidence("dialog")
+            if not looked_for_words and (late or (seen is None and not in_place)):
                 looked_for_words = True
                 if says_won(read_words(self.screen.grab(window).pixels), self._words_before(sighting)):
                     self._dialog_seen = True
-                    return []
+                    return Evidence("message")
             if late:
-                return missing
+                cells = missing_cells(frame.pixels, old, solution, flow_rgb, before)
+                return Evidence(None, tuple(cells), tuple(missing))
             self.sleep(POLL)
 
-    def _half_drawn(
-        self,
-        frame: Frame,
-        old: Geometry,
-        sighting: Sighting,
-        solution: Solution,
-        before: np.ndarray,
-        missing: list[Cell],
-    ) -> bool:
-        """True when the frame shows the level itself, some of its cells not taken (still empty, or
-        another flow's) and its dots where they were: a board read differently from it is this level
-        misread while half drawn (a game that dropped moves), not a new level nor one under a dialog."""
-        now = centre_colours(frame.pixels, old)
-        dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
-        if not same_level_showing(now, before, dots):
+    def _new_button(self, sighting: Sighting, window: Region | None) -> bool:
+        """True when the game's window shows a push button labelled to move on ("Next Level") that
+        was not there when the board was read (a look with OCR, taken once per verdict)."""
+        frame = self.screen.grab(window)
+        before = _cut(sighting.frame, window or Region(frame.left, frame.top, *frame.pixels.shape[1::-1]))
+        if before.shape != frame.pixels.shape:
+            return False  # the board was read from a part of the screen not holding the window
+        board = sighting.geometry.shifted(-frame.left, -frame.top)
+        found = new_move_on_buttons(frame.pixels, before, board)
+        if found:
+            log.info("a new button %r showed after drawing", found[0].label)
+        return bool(found)
+
+    def _new_dialog(self, frame: Frame, board: Geometry, window: Region | None, sighting: Sighting) -> bool:
+        """True when a Flow-style dialog button shows on the frame (over the board or in the game's
+        window) and did not on the frame the board was read from: a "Next Level" always showing beside
+        the board is no win."""
+        if find_next_button(frame.pixels, board) is None and not flow_dialog_in(frame, window):
             return False
-        owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
-        return bool(not_taken(now, before, sighting.reading.seen_rgb, owner, missing))
+        if self._dialog_before is None or self._dialog_before[0] is not sighting.frame:
+            was = sighting.frame
+            showed = find_next_button(was.pixels, sighting.reading.geometry) is not None or flow_dialog_in(
+                was, window
+            )
+            self._dialog_before = (was, showed)
+        return not self._dialog_before[1]
 
     def _words_before(self, sighting: Sighting, geometry: Geometry | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only
@@ -618,19 +682,6 @@ class AutoClear:
         old = sighting.geometry.shifted(-frame.left, -frame.top)
         dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
         return same_level_showing(centre_colours(frame.pixels, old), before, dots), frame
-
-    def _not_taken(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
-        """The level's cells not drawn (empty, or another flow's) while its dots still show where they
-        were (the level is still there, whatever the verdict read into a half-drawn board), else []."""
-        in_place, frame = self._dots_in_place(sighting, before)
-        if not in_place:
-            return []
-        old = sighting.geometry.shifted(-frame.left, -frame.top)
-        missing = missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
-        owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
-        now = centre_colours(frame.pixels, old)
-        # Cells under a button or a message over a won board do not count; empty or wrong ones do.
-        return not_taken(now, before, sighting.reading.seen_rgb, owner, missing)
 
     def _game_over(self, geometry: Geometry | None) -> str | None:
         """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a
@@ -779,6 +830,20 @@ def _cut(frame: Frame, window: Region | None) -> np.ndarray:
     return np.ascontiguousarray(part)
 
 
+def _not_shown(evidence: Evidence) -> str:
+    """The cells and joins a level still missed, in words."""
+    cells = "; ".join(cell_name(cell) for cell in evidence.cells[:8]) + (
+        " ..." if len(evidence.cells) > 8 else ""
+    )
+    joins = "; ".join(f"{cell_name(a)} to {cell_name(b)}" for a, b in evidence.joins[:4]) + (
+        " ..." if len(evidence.joins) > 4 else ""
+    )
+    parts = [f"{len(evidence.cells)} cell(s) still empty ({cells})"] if evidence.cells else []
+    if evidence.joins:
+        parts.append(f"{len(evidence.joins)} join(s) not shown ({joins})")
+    return ", ".join(parts) or "no win showed"
+
+
 def _board_pixels(frame: Frame, geometry: Geometry) -> np.ndarray:
     """The part of a frame where the board (in screen pixels) was: to tell when the picture settles."""
     edges = geometry.bounds
@@ -851,6 +916,7 @@ def run_auto_clear(
     if as_json:
         record = {
             "levels": len(report.levels),
+            "asked": count,
             "cleared": report.cleared,
             "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
             "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
@@ -858,6 +924,7 @@ def run_auto_clear(
                 {part: round(ms, 1) for part, ms in level.timing.split_ms().items()}
                 for level in report.levels
             ],
+            "per_level": [level.record() for level in report.levels],
             "pointer": report.pointer,
             "stopped": report.stopped,
             "failure_image": report.failure_image,
