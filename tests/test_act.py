@@ -306,7 +306,7 @@ def test_the_guard_stops_before_pressing_when_the_board_moved():
 
     before, moved = board_frames(37)
     dots = [cell for pair in PUZZLE.endpoints for cell in pair]
-    screen = ImageScreen([before, before, moved])
+    screen = ImageScreen([before, before, before, moved])  # the first grab is the guard's reference
     guard = BoardGuard.arm(screen, Frame(before), GEOMETRY, dots, windows=None)
     pointer = RecordingPointer(guard=guard)
     strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
@@ -317,11 +317,29 @@ def test_the_guard_stops_before_pressing_when_the_board_moved():
     assert caught.value.exit_code == 11
 
 
-class FakeWindows:
-    """Top-level windows by id, bottom to top."""
+def test_a_guard_given_the_identical_frame_twice_never_fires():
+    from flowbot.act.guard import BoardGuard
 
-    def __init__(self, boxes: dict[int, Region]) -> None:
+    still, _ = board_frames(0)
+    # The frame the board was read from differs from the screen now (read while the board was still
+    # fading in, or grabbed at another scale): the screen itself does not change, so nothing is gone.
+    faded = (still.astype(np.float32) * 0.5).astype(np.uint8)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    guard = BoardGuard.arm(ImageScreen([still, still]), Frame(faded), GEOMETRY, dots, windows=None)
+    guard.sleep = lambda s: pytest.fail("looked again at a still screen")
+    for _ in range(5):
+        guard.check()
+
+
+class FakeWindows:
+    """Top-level windows by id, bottom to top; `game` holds the ids of the game's own windows."""
+
+    def __init__(self, boxes: dict[int, Region], game: frozenset[int] = frozenset()) -> None:
         self.boxes = dict(boxes)
+        self.game = game
+
+    def same_game(self, a: int, b: int) -> bool:
+        return {a, b} <= self.game
 
     def stack(self) -> list[int]:
         return list(self.boxes)
@@ -457,7 +475,7 @@ def test_the_guard_looks_again_before_calling_a_passing_change_a_lost_board():
 
     before, moved = board_frames(37)
     dots = [cell for pair in PUZZLE.endpoints for cell in pair]
-    guard = BoardGuard.arm(ImageScreen([moved, before]), Frame(before), GEOMETRY, dots, windows=None)
+    guard = BoardGuard.arm(ImageScreen([before, moved, before]), Frame(before), GEOMETRY, dots, windows=None)
     pauses: list[float] = []
     guard.sleep = pauses.append
     guard.check()  # one look caught the game mid-redraw; the next shows the board where it was
@@ -482,3 +500,32 @@ def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_
     assert report.cleared == 1 and report.halt is None, report.summary()
     assert report.levels[0].retries == 1
     assert game.presses == 4  # the retry pressed nothing: the win dialog covered the board
+
+
+def test_the_games_own_popup_window_over_the_board_is_part_of_the_game():
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    windows = FakeWindows({1: Region(0, 0, 2000, 2000), 2: Region(0, 0, 600, 800)}, game=frozenset({2, 5}))
+    guard = BoardGuard.arm(ImageScreen([before]), Frame(before), GEOMETRY, dots, windows)
+    windows.boxes[5] = Region(100, 300, 300, 200)  # the game's "level complete" window, over the board
+    guard.check_window()
+    guard.check_point(200, 350)  # its button: a press on the game
+    windows.boxes[6] = Region(150, 320, 100, 100)  # another program's window over both
+    with pytest.raises(BoardGoneError, match="covers part of the board"):
+        guard.check_window()
+    with pytest.raises(BoardGoneError, match="another program's window"):
+        guard.check_point(200, 350)
+
+
+def test_a_press_on_the_bare_desktop_is_refused():
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    windows = FakeWindows({2: Region(0, 0, 600, 800)}, game=frozenset({2}))
+    guard = BoardGuard.arm(ImageScreen([before]), Frame(before), GEOMETRY, dots, windows)
+    guard.check_point(300, 700)
+    with pytest.raises(BoardGoneError, match="bare desktop"):
+        guard.check_point(900, 700)

@@ -41,6 +41,16 @@ class Windows(Protocol):
         ...
 
 
+def same_game(windows: Windows, game: int, other: int) -> bool:
+    """True when `other` is one of the game's own windows (the game's window itself, a popup or
+    dialog window the same program opened, or one transient for it), where the display can tell:
+    a `same_game(a, b)` method on the windows; without one only the game's window itself."""
+    if other == game:
+        return True
+    ask = getattr(windows, "same_game", None)
+    return bool(ask(game, other)) if ask is not None else False
+
+
 @dataclass(frozen=True, slots=True)
 class Spot:
     """A screen pixel that must keep its colour while the level is drawn (a dot's centre), as read."""
@@ -69,12 +79,19 @@ class BoardGuard:
     def arm(
         cls, screen: Screen, frame: Frame, geometry: CellMap, dots: Iterable[Cell], windows: Windows | None
     ) -> BoardGuard:
-        """A guard for a board read from `frame`; `geometry` in screen pixels, `dots` its endpoint cells."""
+        """A guard for a board read from `frame`; `geometry` in screen pixels, `dots` its endpoint cells.
+
+        The dots' colours to keep are taken from a grab made now, of the very part of the screen each
+        check grabs: the frame read may be older (a board still fading in) or grabbed at another size
+        (a scaled capture resamples a small grab differently from the whole screen), and either made
+        a still screen look changed. `frame` is used where the screen gives nothing to grab.
+        """
         radius = max(1, round(geometry.cell_size * 0.06))
-        spots = []
-        for cell in dots:
-            x, y = (round(value) for value in geometry.center(cell))
-            spots.append(Spot(x, y, _mean(frame.pixels, x - frame.left, y - frame.top, radius)))
+        centres = [tuple(round(value) for value in geometry.center(cell)) for cell in dots]
+        now = (
+            screen.grab(_bounding([Spot(x, y, (0, 0, 0)) for x, y in centres], radius)) if centres else frame
+        )
+        spots = [Spot(x, y, _mean(now.pixels, x - now.left, y - now.top, radius)) for x, y in centres]
         edges = geometry.bounds
         left, top = round(edges[0]), round(edges[1])
         board = Region(left, top, round(edges[2]) - left, round(edges[3]) - top)
@@ -124,8 +141,30 @@ class BoardGuard:
         above = stack[stack.index(self.window.id) + 1 :] if self.window.id in stack else []
         for window_id in above:
             other = self.windows.box(window_id)
-            if other is not None and other.overlaps(self.board):
+            # The game's own popup or dialog window over its board is part of the game.
+            if (
+                other is not None
+                and other.overlaps(self.board)
+                and not same_game(self.windows, self.window.id, window_id)
+            ):
                 raise BoardGoneError(f"another window ({other}) covers part of the board; {STOPPED}")
+
+    def check_point(self, x: float, y: float) -> None:
+        """Before a press off the board (a control): raise BoardGoneError unless the topmost window
+        under (x, y) is one of the game's (its window, or a popup or dialog window of its own), never
+        the bare desktop or another program. Does nothing where windows are unknown."""
+        if self.windows is None or self.window is None:
+            return
+        for window_id in reversed(self.windows.stack()):
+            box = self.windows.box(window_id)
+            if box is None or not box.contains(x, y):
+                continue
+            if same_game(self.windows, self.window.id, window_id):
+                return
+            raise BoardGoneError(f"({x:.0f}, {y:.0f}) is on another program's window ({box}); {STOPPED}")
+        raise BoardGoneError(
+            f"({x:.0f}, {y:.0f}) is on the bare desktop, on no window of the game; {STOPPED}"
+        )
 
     def _window_under(self, board: Region) -> Window | None:
         """The topmost shown window holding the board's centre: the game's (None if there is none)."""

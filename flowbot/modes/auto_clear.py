@@ -774,10 +774,14 @@ class AutoClear:
         return self.wait_for_board(previous, timeout=CONTROL_WAIT)
 
     def _click(self, target: tuple[float, float], window: Region | None) -> None:
-        """Click at a screen point, the fence opened to the window for the click (controls may lie
-        beyond the board's surroundings) and put back after."""
+        """Click at a screen point, once the guard has seen it on a window of the game; the fence
+        opened to the window for the click (controls may lie beyond the board's surroundings) and put
+        back after."""
         if self.dry_run:
             return
+        guard = getattr(self.pointer, "guard", None)
+        if guard is not None and hasattr(guard, "check_point"):
+            guard.check_point(*target)  # on a window of the game, never the desktop or another program
         bounds = getattr(self.pointer, "bounds", None)
         if window is not None and bounds is not None and self.region is None:
             self.pointer.bounds = window
