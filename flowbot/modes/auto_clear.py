@@ -18,8 +18,15 @@ from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
 from flowbot.capture.buttons import find_next_button
-from flowbot.capture.controls import Control, new_move_on_buttons, next_controls, says_won
-from flowbot.capture.ocr import Word, read_words
+from flowbot.capture.controls import (
+    Control,
+    is_forbidden,
+    label_score,
+    new_move_on_buttons,
+    next_controls,
+    says_won,
+)
+from flowbot.capture.ocr import Word, read_line, read_words
 from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
@@ -330,15 +337,44 @@ class AutoClear:
         report.stopped = report.stopped or f"{number} level(s) done"
 
     def first_board(self) -> Sighting | None:
-        """The board on screen at the start. A screen whose board cannot be read is never moved on
-        from (pressing "Next" there could skip a level never played): `last_reason` says so."""
+        """The board on screen at the start. Over a board that cannot be read, only a win dialog's
+        own button is pressed, and only when the dialog says in words that its level was won (the
+        game's way to close it); nothing else is ever pressed to move on from an unread board (a skip
+        arrow or "Next" could skip a level never played): `last_reason` says so."""
         sighting = self.wait_for_board(None, timeout=2.0)
-        if sighting is None:
-            self.last_reason += (
+        if sighting is not None or self.dry_run:
+            return sighting
+        reason = self.last_reason
+        following = self._close_win_dialog()
+        if following is None:
+            self.last_reason = reason + (
                 "; flowbot presses nothing to move on from a board it cannot read (that could skip a "
-                "level never played): close what covers the board, or start on a level"
+                "level never played), but a win dialog's own button: close what covers the board, or "
+                "start on a level"
             )
-        return sighting
+        return following
+
+    def _close_win_dialog(self) -> Sighting | None:
+        """Press the button of a Flow-style dialog that says its level was won ("You completed the
+        level"), and return the board that comes; None when there is no such dialog or no board came."""
+        frame = self.screen.grab(self.region)
+        button = find_next_button(frame.pixels)
+        if button is None:
+            return None
+        inset = max(2, min(button.width, button.height) // 8)  # inside its outline
+        label = read_line(
+            frame.pixels[
+                button.top + inset : button.top + button.height - inset,
+                button.left + inset : button.left + button.width - inset,
+            ]
+        )
+        if is_forbidden(label) or (label and not label_score(label)):
+            return None  # a dialog's button that restarts or goes back, or says nothing of moving on
+        if not says_won(read_words(frame.pixels)):
+            return None  # no word of a win: perhaps a dialog over a level never played
+        log.info("started on a win dialog: pressing its button %r", label or "(no label read)")
+        x, y = button.center
+        return self._try((x + frame.left, y + frame.top), None, self.region)
 
     def play_level(self, number: int, sighting: Sighting, report: Report) -> LevelResult:
         """Solve, draw and confirm one level on evidence (drawing again the flows not shown joined)."""
@@ -448,15 +484,24 @@ class AutoClear:
 
     def _solved(self, number: int, sighting: Sighting, report: Report) -> tuple[Sighting, Solution]:
         """Solve the board read; a board with no solution is most likely misread, so look again a few
-        times before giving up (never pressing on: that could skip a level never played), and save the
-        picture with what was read drawn on it."""
-        for _ in range(MISREAD_LOOKS + 1):
+        times before giving up (pressing on only from a dialog that says its level was won, see
+        _close_win_dialog), and save the picture with what was read drawn on it."""
+        closed = False
+        for look in range(MISREAD_LOOKS + 1):
             result = solve(sighting.reading.puzzle, timeout=10)
             if result.solution is not None:
                 return sighting, result.solution
             log.info(
                 "level %d read as %s has no solution; looking again", number, sighting.reading.puzzle.size
             )
+            if look == MISREAD_LOOKS - 1 and not closed and not self.dry_run:
+                # Perhaps a won level's dialog is over the board: only its own button, only when it
+                # says the level was won.
+                closed = True
+                following = self._close_win_dialog()
+                if following is not None:
+                    sighting = following
+                    continue
             self.sleep(0.3)
             again = self.wait_for_board(None, timeout=1.0)
             sighting = again or sighting
@@ -470,9 +515,9 @@ class AutoClear:
         raise AutoClearError(
             f"level {number}: the board read as {puzzle.size} with {len(puzzle.colors)} colours has "
             f"{result.status} status, so it was most likely misread or covered (a level already drawn, a "
-            "popup over it; what was read is drawn on the saved picture); nothing was pressed to move on, "
-            "as that could skip a level never played; try --region around the game window or "
-            "`flowbot calibrate --check`"
+            "popup over it; what was read is drawn on the saved picture); nothing but a win dialog's own "
+            "button is pressed to move on, as that could skip a level never played; try --region around "
+            "the game window or `flowbot calibrate --check`"
         )
 
     def _fence(self, geometry: Geometry, frame: Frame, puzzle: Puzzle) -> None:
