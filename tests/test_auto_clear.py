@@ -131,3 +131,29 @@ def test_the_summary_counts_against_the_levels_asked(levels, tmp_path):
     assert record["cleared"] is False and record["won_by"] is None and record["missing_joins"]
     unlimited = run(SimulatedGame(levels[:1]), tmp_path, None)
     assert "cleared 1 of no limit level(s)" in unlimited.run().summary()
+
+
+@pytest.mark.parametrize("changes, presses", [(False, 2), (True, 1)], ids=["still", "changed"])
+def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_it_was_found(
+    changes, presses, tmp_path, monkeypatch
+):
+    import numpy as np
+
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.controls import Control
+    from flowbot.capture.screen import ImageScreen
+    from flowbot.modes import auto_clear
+
+    dialog = np.full((200, 300, 3), 40, dtype=np.uint8)
+    gone = dialog.copy()
+    gone[50:150, 50:250] = 200  # the first press closed the dialog: the window looks different
+    screen = ImageScreen([dialog, gone if changes else dialog])
+    two = [Control(10, 10, 60, 20, "Next", "push-button"), Control(100, 150, 60, 20, "->", "text")]
+    monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter(two))
+    pointer = RecordingPointer()
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop.wait_for_board = lambda previous, first=False, timeout=None: None  # no new level ever reads
+    assert loop._press_controls(["A.A"], None) is None
+    assert [kind for kind, _, _ in pointer.events].count("down") == presses
+    if changes:
+        assert "nothing more was pressed" in loop.last_reason

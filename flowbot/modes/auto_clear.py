@@ -57,6 +57,9 @@ MAX_CONTROLS_TRIED = 3
 SELF_ADVANCE_WAIT = 0.6
 # Mean grey difference under which a remembered control still looks the same.
 CONTROL_LOOK_DIFFERENCE = 12.0
+# A window changed after a press when more than CHANGED_SHARE of its pixels moved by more than
+# CHANGED_BY (0-255, any channel): far beyond capture noise, far below a dialog closing.
+CHANGED_BY, CHANGED_SHARE = 30, 0.02
 # Seconds between looks while waiting for a board or a verdict (a look itself takes a few frames).
 POLL = 0.03
 
@@ -778,7 +781,7 @@ class AutoClear:
         board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
         refused: list[str] = []
         for control in next_controls(frame.pixels, board, refused):
-            if len(tried) >= MAX_CONTROLS_TRIED:
+            if len(tried) >= MAX_CONTROLS_TRIED or self._changed_since(frame, window, tried):
                 break
             x, y = control.center
             came = self._try((x + frame.left, y + frame.top), previous, window)
@@ -787,11 +790,20 @@ class AutoClear:
                 log.info("moved on with %s %r", control.kind, control.label)
                 return came
             tried.append(repr(control.label))
-        if self.next_button is not None:
+        if self.next_button is not None and not self._changed_since(frame, window, tried):
             came = self._try(self.next_button, previous, window)
             if came is not None:
                 return came
             tried.append("the profile's next_button")
+        if self._changed_since(frame, window, tried):
+            came = self.wait_for_board(previous, timeout=self.settle_timeout)
+            if came is None:
+                self.last_reason = (
+                    f"after pressing {', '.join(tried)} the game's window changed but no new level "
+                    "could be read; nothing more was pressed (a second control could skip a level "
+                    "never played)"
+                )
+            return came
         came = self.wait_for_board(previous, timeout=self.settle_timeout if not tried else 0.0)
         if came is not None:
             return came
@@ -810,6 +822,18 @@ class AutoClear:
                 "set next_button in a profile (see README: Other Flow games)"
             )
         return None
+
+    def _changed_since(self, frame: Frame, window: Region | None, tried: list[str]) -> bool:
+        """True when a control was pressed and the window no longer looks as on `frame`, where the
+        controls were found: the press did something (the dialog closed, a level loading), so the
+        won level may be gone and another control could skip the level now showing."""
+        if not tried or self.dry_run:
+            return False
+        now = self.screen.grab(window)
+        if now.pixels.shape != frame.pixels.shape:
+            return True
+        differs = np.abs(now.pixels.astype(np.int16) - frame.pixels.astype(np.int16)).max(axis=2) > CHANGED_BY
+        return float(np.mean(differs)) > CHANGED_SHARE
 
     def _try(self, target: tuple[float, float], previous: list[str] | None, window: Region | None):
         """Click a control and wait for a new board."""
