@@ -244,3 +244,25 @@ def test_auto_clear_defaults_play_a_short_live_time_trial(tmp_path, game_options
     assert abs(figures["cleared"] - sum(solved)) <= 1, (figures, solved)
     assert set(figures["timing_ms_median"]) == {"capture", "read", "solve", "plan", "draw", "verify", "next"}
     assert "ended on" in figures["pointer"]
+
+
+def test_the_end_screen_shown_over_a_level_not_taken_is_no_win(trial, tmp_path):
+    """Time runs out while a level is drawn and one stroke was lost: the end screen ("Time's up! 1
+    levels solved") carries a win word that was not there before, but it is the end, not a win."""
+    if not ocr.available():
+        pytest.skip("tesseract is not installed")
+    session, clock, _ = trial
+    game = DroppingGame(None, session=session, clock=clock, per_grab=0.05, drop_on=1)
+    real_up = game.up
+
+    def up_then_time_is_up():
+        real_up()
+        if session.solved == 1 and game.strokes == 1:
+            clock.now += 10  # the trial ends after the second level's first (lost) stroke
+
+    game.up = up_then_time_is_up
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    report = loop.run()
+    assert report.stopped.startswith("the game is over: Time's up!"), report.summary()
+    assert report.cleared == session.solved == 1, report.summary()

@@ -679,7 +679,11 @@ class AutoClear:
                     return Evidence("dialog")
             if not looked_for_words and (late or (seen is None and not in_place)):
                 looked_for_words = True
-                if says_won(read_words(self.screen.grab(window).pixels), self._words_before(sighting)):
+                shown_words = read_words(self.screen.grab(window).pixels)
+                over = game_over_message(shown_words)
+                if over is not None:  # "Time's up! 5 levels solved": the end, not this level's win
+                    raise GameOver(f"the game is over: {over}")
+                if says_won(shown_words, self._words_before(sighting)):
                     self._dialog_seen = True
                     return Evidence("message")
             if late:
