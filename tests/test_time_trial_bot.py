@@ -73,7 +73,10 @@ def test_a_time_trial_is_played_to_its_end_screen_and_stops_cleanly(trial, tmp_p
     assert session.over
     assert report.halt is None and report.failure_image is None, report.summary()
     assert report.stopped.startswith("the game is over: Time's up!"), report.stopped
-    assert report.cleared == len(report.levels) == session.solved >= 3
+    # Never a level the game did not count; the last one may go uncounted when the end screen
+    # covered its win at once (no evidence left on screen that it was won).
+    assert report.cleared == len(report.levels) >= 3
+    assert session.solved - 1 <= report.cleared <= session.solved
     assert [result.solved for result in results][: session.solved] == [True] * session.solved
     assert not list(tmp_path.iterdir())  # no failure screenshot
 
@@ -88,7 +91,10 @@ def test_a_tuned_run_plays_the_trial_too(trial, tmp_path):
     loop.tuner = start_tuner(PointerSettings())
     report = loop.run()
     assert report.halt is None and report.stopped.startswith("the game is over"), report.summary()
-    assert report.cleared == len(report.levels) == session.solved >= 3
+    # Never a level the game did not count; the last one may go uncounted when the end screen
+    # covered its win at once (no evidence left on screen that it was won).
+    assert report.cleared == len(report.levels) >= 3
+    assert session.solved - 1 <= report.cleared <= session.solved
     assert report.levels[0].retries == 1  # the game fills no jumps: drawn again cell by cell
     assert report.pointer.endswith("ended on 'cells, no pauses'")
 
