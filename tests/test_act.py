@@ -331,6 +331,24 @@ def test_a_guard_given_the_identical_frame_twice_never_fires():
         guard.check()
 
 
+def test_a_mark_the_game_puts_at_a_pressed_dots_centre_is_no_lost_board():
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    marked = before.copy()
+    for cell in PUZZLE.endpoints[0]:  # the first flow's dots pressed: a small white mark on each
+        x, y = (round(v) for v in GEOMETRY.center(cell))
+        cv2.circle(marked, (x, y), 4, (255, 255, 255), -1)  # a tenth of a cell: a game's own cursor
+    covered = before.copy()
+    covered[:, :] = (90, 90, 90)  # something over the whole board
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    guard = BoardGuard.arm(ImageScreen([before, marked, covered]), Frame(before), GEOMETRY, dots, None)
+    guard.sleep = lambda s: None
+    guard.check()
+    with pytest.raises(BoardGoneError, match="10 of 10 dots look different"):
+        guard.check()
+
+
 class FakeWindows:
     """Top-level windows by id, bottom to top; `game` holds the ids of the game's own windows."""
 

@@ -117,7 +117,7 @@ def test_a_flow_one_step_short_of_its_far_dot_is_drawn_again_never_counted(level
     report = run(game, tmp_path, 1).run()
     assert report.cleared == 1, report.summary()
     assert report.levels[0].retries == 1  # every cell showed its colour, but one join did not
-    assert report.levels[0].won_by in ("joins", "dialog")
+    assert report.levels[0].won_by in ("joins", "dialog", "message")  # the last level: "back to level 1"
     assert game.session.board.complete
 
 

@@ -17,8 +17,9 @@ GEOMETRY = Geometry(tuple(float(CELL * i) for i in range(4)), tuple(float(CELL *
 # Red: (0,0) -> (0,1) -> (0,2) -> (1,2); blue: (1,0) -> (1,1), two dots side by side.
 
 
-def board(pipes: dict[tuple[int, int, int], list[tuple[int, int]]]) -> np.ndarray:
-    """A dark 2x3 board with grey grid lines, dots, and each flow's pipe through the cells given."""
+def board(pipes: dict[tuple[int, int, int], list[tuple[int, int]]], width: int = CELL // 3) -> np.ndarray:
+    """A dark 2x3 board with grey grid lines, dots, and each flow's pipe (`width` px) through the
+    cells given."""
     frame = np.full((2 * CELL, 3 * CELL, 3), 20, dtype=np.uint8)
     for i in range(4):
         frame[:, min(i * CELL, 3 * CELL - 1)] = 90
@@ -29,9 +30,9 @@ def board(pipes: dict[tuple[int, int, int], list[tuple[int, int]]]) -> np.ndarra
         bgr = rgb[::-1]
         points = [tuple(round(v) for v in GEOMETRY.center(cell)) for cell in cells]
         for start, end in pairwise(points):
-            cv2.line(frame, start, end, bgr, CELL // 3)
+            cv2.line(frame, start, end, bgr, width)
         for point in points:
-            cv2.circle(frame, point, CELL // 6, bgr, -1)
+            cv2.circle(frame, point, max(1, width // 2), bgr, -1)
     for rgb, cells in dots.items():
         for cell in cells:
             cv2.circle(frame, tuple(round(v) for v in GEOMETRY.center(cell)), 11, rgb[::-1], -1)
@@ -50,8 +51,8 @@ RED_PATH = [(0, 0), (0, 1), (0, 2), (1, 2)]
 def missing(after: np.ndarray) -> list:
     """The joins missing on `after`, judged against the empty board."""
     solved = solution()
-    before = join_colours(board({}), GEOMETRY, solved)
-    return missing_joins(join_colours(after, GEOMETRY, solved), before, solved, (RED, BLUE))
+    before = join_colours(board({}), GEOMETRY, solved, (RED, BLUE))
+    return missing_joins(join_colours(after, GEOMETRY, solved, (RED, BLUE)), before, solved, (RED, BLUE))
 
 
 def test_a_board_with_every_join_drawn_is_won():
@@ -83,7 +84,12 @@ def test_a_pipe_of_another_colour_is_no_join():
 
 def test_without_a_look_before_a_board_found_drawn_is_judged_on_colours_alone():
     solved = solution()
-    drawn = join_colours(board({RED: RED_PATH, BLUE: [(1, 0), (1, 1)]}), GEOMETRY, solved)
-    short = join_colours(board({RED: RED_PATH[:3], BLUE: [(1, 0), (1, 1)]}), GEOMETRY, solved)
+    drawn = join_colours(board({RED: RED_PATH, BLUE: [(1, 0), (1, 1)]}), GEOMETRY, solved, (RED, BLUE))
+    short = join_colours(board({RED: RED_PATH[:3], BLUE: [(1, 0), (1, 1)]}), GEOMETRY, solved, (RED, BLUE))
     assert missing_joins(drawn, None, solved, (RED, BLUE)) == []
     assert missing_joins(short, None, solved, (RED, BLUE)) == [((0, 2), (1, 2))]
+
+
+def test_a_pipe_much_thinner_than_the_looked_at_square_still_shows_its_joins():
+    assert missing(board({RED: RED_PATH, BLUE: [(1, 0), (1, 1)]}, width=2)) == []
+    assert missing(board({RED: RED_PATH[:3], BLUE: [(1, 0), (1, 1)]}, width=2)) == [((0, 2), (1, 2))]

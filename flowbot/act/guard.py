@@ -19,6 +19,11 @@ from flowbot.model import Cell
 # wide enough for antialiasing and a game's faint highlight, far narrower than another colour.
 COLOUR_TOLERANCE = 48
 STOPPED = "stopped before pressing"
+# Half the side of the square judged at each dot's centre, of a cell: its corners stay inside any
+# dot drawn (dots are 0.3 of a cell in radius or more), and it is wide enough that a mark the game
+# draws on a dot (its own cursor under the pointer, a pressed dot's highlight, a number) leaves the
+# square's median colour the dot's.
+SPOT = 0.2
 LOOKS = 3  # a board that still looks different after this many looks is gone
 RELOOK_PAUSE = 0.15  # seconds between looks
 
@@ -86,12 +91,12 @@ class BoardGuard:
         (a scaled capture resamples a small grab differently from the whole screen), and either made
         a still screen look changed. `frame` is used where the screen gives nothing to grab.
         """
-        radius = max(1, round(geometry.cell_size * 0.06))
+        radius = max(1, round(geometry.cell_size * SPOT))
         centres = [tuple(round(value) for value in geometry.center(cell)) for cell in dots]
         now = (
             screen.grab(_bounding([Spot(x, y, (0, 0, 0)) for x, y in centres], radius)) if centres else frame
         )
-        spots = [Spot(x, y, _mean(now.pixels, x - now.left, y - now.top, radius)) for x, y in centres]
+        spots = [Spot(x, y, _median(now.pixels, x - now.left, y - now.top, radius)) for x, y in centres]
         edges = geometry.bounds
         left, top = round(edges[0]), round(edges[1])
         board = Region(left, top, round(edges[2]) - left, round(edges[3]) - top)
@@ -121,9 +126,12 @@ class BoardGuard:
         return [
             spot
             for spot in self.spots
-            if _distance(_mean(frame.pixels, spot.x - frame.left, spot.y - frame.top, self.radius), spot.bgr)
-            > COLOUR_TOLERANCE
+            if _distance(self._seen(frame, spot), spot.bgr) > COLOUR_TOLERANCE
         ]
+
+    def _seen(self, frame: Frame, spot: Spot) -> tuple[int, int, int]:
+        """The colour a frame shows at a spot, judged as when the guard was armed."""
+        return _median(frame.pixels, spot.x - frame.left, spot.y - frame.top, self.radius)
 
     def check_window(self) -> None:
         """The cheap half of `check`, also run while the button is held: the game's window is still
@@ -177,14 +185,14 @@ class BoardGuard:
         return None
 
 
-def _mean(pixels: np.ndarray, x: int, y: int, radius: int) -> tuple[int, int, int]:
-    """The mean BGR of the square of `radius` around (x, y) on an image (black where it falls off)."""
+def _median(pixels: np.ndarray, x: int, y: int, radius: int) -> tuple[int, int, int]:
+    """The median BGR of the square of `radius` around (x, y) on an image (black where it falls off)."""
     height, width = pixels.shape[:2]
     rows = slice(max(0, y - radius), min(height, y + radius + 1))
     patch = pixels[rows, max(0, x - radius) : min(width, x + radius + 1)]
     if patch.size == 0:
         return (0, 0, 0)
-    blue, green, red = patch.reshape(-1, 3).mean(axis=0)
+    blue, green, red = np.median(patch.reshape(-1, 3), axis=0)
     return round(blue), round(green), round(red)
 
 

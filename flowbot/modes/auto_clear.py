@@ -17,7 +17,7 @@ from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
-from flowbot.capture.buttons import find_next_button
+from flowbot.capture.buttons import Button, find_next_button
 from flowbot.capture.controls import (
     Control,
     is_forbidden,
@@ -32,6 +32,7 @@ from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.capture.verdict import (
     Join,
+    JoinLooks,
     centre_colours,
     inner_cells,
     join_colours,
@@ -39,6 +40,7 @@ from flowbot.capture.verdict import (
     missing_joins,
     same_level_showing,
 )
+from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
 from flowbot.modes.game_over import game_over_message
@@ -280,6 +282,7 @@ class AutoClear:
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _before_words: tuple[Frame, list[Word]] | None = None  # see _words_before
     _dialog_before: tuple[Frame, bool] | None = None  # see _new_dialog
+    _dialog_label: tuple[tuple[int, int, int, int], str] | None = None  # a dialog button's label, read once
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
@@ -364,13 +367,7 @@ class AutoClear:
         button = find_next_button(frame.pixels)
         if button is None:
             return None
-        inset = max(2, min(button.width, button.height) // 8)  # inside its outline
-        label = read_line(
-            frame.pixels[
-                button.top + inset : button.top + button.height - inset,
-                button.left + inset : button.left + button.width - inset,
-            ]
-        )
+        label = _label_on(frame.pixels, button)
         if is_forbidden(label) or (label and not label_score(label)):
             return None  # a dialog's button that restarts or goes back, or says nothing of moving on
         if not says_won(read_words(frame.pixels)):
@@ -392,7 +389,8 @@ class AutoClear:
         strokes = plan_strokes(solution, geometry, settings)
         plan_ms = (time.perf_counter() - started) * 1000
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
-        joins_before = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution)
+        flow_rgb = sighting.reading.seen_rgb
+        joins_before = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution, flow_rgb)
         draw_s = verify_ms = 0.0
         evidence = Evidence(None)
         level = (number, puzzle.size, len(puzzle.colors))
@@ -610,7 +608,7 @@ class AutoClear:
         before: np.ndarray,
         timeout: float | None = None,
         words: bool = True,
-        joins: np.ndarray | None = None,
+        joins: JoinLooks | None = None,
     ) -> Evidence:
         """After drawing: what shows the level won, looked for until `timeout` seconds (default:
         verify_timeout): every join of the solution on the board, where it was or wherever it is now;
@@ -625,11 +623,11 @@ class AutoClear:
         # A game busy catching up with the strokes still changes its picture: judge only once it
         # has stopped changing (or after three times the time asked for).
         latest = start + 3 * (deadline - start)
-        if joins is None:
-            joins = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution)
         last_board: np.ndarray | None = None
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
+        if joins is None:
+            joins = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution, flow_rgb)
         self._dialog_seen = False
         window = self._window(sighting.geometry)
         looked_for_words = not words
@@ -639,7 +637,8 @@ class AutoClear:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
             # Every join where the board was...
-            missing = missing_joins(join_colours(frame.pixels, old, solution), joins, solution, flow_rgb)
+            shown = join_colours(frame.pixels, old, solution, flow_rgb)
+            missing = missing_joins(shown, joins, solution, flow_rgb)
             if not missing:
                 return Evidence("joins")
             if self._new_dialog(frame, old, window, sighting):
@@ -658,7 +657,7 @@ class AutoClear:
                     return Evidence("new level")
             elif seen is not None and seen.geometry != old:
                 # ...or wherever the board is now (a win banner may have pushed it down).
-                shown = join_colours(frame.pixels, seen.geometry, solution)
+                shown = join_colours(frame.pixels, seen.geometry, solution, flow_rgb)
                 moved = missing_joins(shown, joins, solution, flow_rgb)
                 if not moved:
                     return Evidence("joins")
@@ -706,17 +705,23 @@ class AutoClear:
 
     def _new_dialog(self, frame: Frame, board: Geometry, window: Region | None, sighting: Sighting) -> bool:
         """True when a Flow-style dialog button shows on the frame (over the board or in the game's
-        window) and did not on the frame the board was read from: a "Next Level" always showing beside
-        the board is no win."""
-        if find_next_button(frame.pixels, board) is None and not flow_dialog_in(frame, window):
+        window), did not on the frame the board was read from (a "Next Level" always showing beside
+        the board is no win), and its label says to move on (an outline of grid cells, changed by the
+        pipes drawn in it, is no dialog)."""
+        button = _dialog_button(frame, board, window)
+        if button is None:
             return False
         if self._dialog_before is None or self._dialog_before[0] is not sighting.frame:
             was = sighting.frame
-            showed = find_next_button(was.pixels, sighting.reading.geometry) is not None or flow_dialog_in(
-                was, window
-            )
+            showed = _dialog_button(was, sighting.reading.geometry, window) is not None
             self._dialog_before = (was, showed)
-        return not self._dialog_before[1]
+        if self._dialog_before[1]:
+            return False
+        box = (button.left, button.top, button.width, button.height)
+        if self._dialog_label is None or self._dialog_label[0] != box:
+            self._dialog_label = (box, _label_on(frame.pixels, button))
+        label = self._dialog_label[1]
+        return bool(label_score(label)) and not is_forbidden(label)
 
     def _words_before(self, sighting: Sighting, geometry: Geometry | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only
@@ -886,13 +891,29 @@ class AutoClear:
             log.warning("could not save the failure screenshot: %s", error)
 
 
-def flow_dialog_in(frame: Frame, window: Region | None) -> bool:
-    """True when a Flow-style dialog button shows anywhere in the game's window on the frame (a dialog
-    wider than a small board); the window is cut from the frame just taken, not captured again."""
-    if window is None:
-        return False
+def _dialog_button(frame: Frame, board: CellMap, window: Region | None) -> Button | None:
+    """A Flow-style dialog button on a frame, over the board (`board` in the frame's pixels) or
+    anywhere in the game's window (a dialog wider than a small board), in the frame's pixels."""
+    button = find_next_button(frame.pixels, board)
+    if button is not None or window is None:
+        return button
     part = _cut(frame, window)
-    return part.size > 0 and find_next_button(part) is not None
+    found = find_next_button(part) if part.size else None
+    if found is None:
+        return None
+    dx, dy = max(0, window.left - frame.left), max(0, window.top - frame.top)
+    return Button(found.left + dx, found.top + dy, found.width, found.height)
+
+
+def _label_on(pixels: np.ndarray, button: Button) -> str:
+    """The label read (OCR) inside a button's outline."""
+    inset = max(2, min(button.width, button.height) // 8)
+    return read_line(
+        pixels[
+            button.top + inset : button.top + button.height - inset,
+            button.left + inset : button.left + button.width - inset,
+        ]
+    )
 
 
 def _cut(frame: Frame, window: Region | None) -> np.ndarray:
