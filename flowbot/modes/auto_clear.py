@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -31,7 +30,6 @@ from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.capture.verdict import (
-    Join,
     JoinLooks,
     centre_colours,
     inner_cells,
@@ -42,7 +40,8 @@ from flowbot.capture.verdict import (
 )
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError, FlowbotError
-from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
+from flowbot.live.report import AutoClearError, Evidence, GameOver, LevelResult, Report, Timing, not_shown
+from flowbot.model import Geometry, Puzzle, Solution
 from flowbot.modes.game_over import game_over_message
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
@@ -64,139 +63,6 @@ CONTROL_LOOK_DIFFERENCE = 12.0
 CHANGED_BY, CHANGED_SHARE = 30, 0.02
 # Seconds between looks while waiting for a board or a verdict (a look itself takes a few frames).
 POLL = 0.03
-
-
-class AutoClearError(FlowbotError):
-    """A level could not be cleared; the message says which and where the screenshot went."""
-
-    exit_code = 4
-
-
-class GameOver(AutoClearError):
-    """The game showed its end screen (a time trial's "Time's up!"): the run is over, cleanly."""
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """How long the bot took on a level, in milliseconds (drawing in seconds)."""
-
-    capture_ms: float
-    read_ms: float
-    solve_ms: float
-    plan_ms: float
-    draw_s: float
-    verify_ms: float = 0.0  # seeing that the game took the level
-    next_ms: float = 0.0  # waiting for the next board (or pressing on to it)
-
-    def split_ms(self) -> dict[str, float]:
-        """Where the level's time went, in milliseconds."""
-        return {
-            "capture": self.capture_ms,
-            "read": self.read_ms,
-            "solve": self.solve_ms,
-            "plan": self.plan_ms,
-            "draw": self.draw_s * 1000,
-            "verify": self.verify_ms,
-            "next": self.next_ms,
-        }
-
-    @property
-    def overhead_ms(self) -> float:
-        """Everything but drawing: what the bot adds to the time a level takes."""
-        return self.capture_ms + self.read_ms + self.solve_ms + self.plan_ms
-
-
-# What shows a level won, as `won_by` says it: every join of every path on screen, or a win signal
-# that was not there before drawing (a dialog, win words, a new level in its place).
-WON_BY = ("joins", "dialog", "message", "new level")
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """What the screen showed after drawing a level: what won it (None: nothing did), and what was
-    still missing when nothing did."""
-
-    won_by: str | None
-    cells: tuple[Cell, ...] = ()
-    joins: tuple[Join, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class LevelResult:
-    """One level the bot played."""
-
-    number: int
-    size: str
-    flows: int
-    cleared: bool
-    retries: int
-    timing: Timing
-    won_by: str = ""  # one of WON_BY when cleared (empty in a dry run)
-    missing_cells: tuple[Cell, ...] = ()  # when not cleared: cells not showing their flow
-    missing_joins: tuple[Join, ...] = ()  # when not cleared: joins of consecutive cells not showing
-
-    def record(self) -> dict:
-        """The level as JSON keys (cells as [row, col])."""
-        return {
-            "number": self.number,
-            "size": self.size,
-            "cleared": self.cleared,
-            "won_by": self.won_by or None,
-            "retries": self.retries,
-            "missing_cells": [list(cell) for cell in self.missing_cells],
-            "missing_joins": [[list(a), list(b)] for a, b in self.missing_joins],
-        }
-
-
-@dataclass
-class Report:
-    """What a run did: levels played, why it stopped, and where a failure's screenshot is."""
-
-    levels: list[LevelResult] = field(default_factory=list)
-    stopped: str = ""
-    failure_image: str | None = None
-    halt: FlowbotError | None = None  # what ended the run early (fail-safe, signal, board gone), if anything
-    pointer: str = ""  # the pointer settings self-tuning ended on, and how it got there
-    asked: int | None = None  # the levels asked for (`--count`), None for no limit
-
-    def split_median_ms(self) -> dict[str, float]:
-        """Median per level of each part of its time, in milliseconds."""
-        splits = [level.timing.split_ms() for level in self.levels]
-        return (
-            {part: statistics.median(split[part] for split in splits) for part in splits[0]} if splits else {}
-        )
-
-    @property
-    def cleared(self) -> int:
-        """Levels drawn and confirmed on screen."""
-        return sum(level.cleared for level in self.levels)
-
-    def overhead_median_ms(self) -> float:
-        """Median per level of capture + read + solve + plan."""
-        times = [level.timing.overhead_ms for level in self.levels]
-        return statistics.median(times) if times else 0.0
-
-    def summary(self) -> str:
-        """A few lines a person reads at the end of a run."""
-        asked = "no limit" if self.asked is None else str(self.asked)
-        lines = [f"cleared {self.cleared} of {asked} level(s); stopped: {self.stopped}"]
-        for level in self.levels:
-            t = level.timing
-            mark = ("ok" + (f" ({level.won_by})" if level.won_by else "")) if level.cleared else "FAILED"
-            lines.append(
-                f"  level {level.number}: {level.size}, {level.flows} flows, {mark}"
-                f"{f' after {level.retries} retry' if level.retries else ''}; read {t.read_ms:.0f} ms, "
-                f"solve {t.solve_ms:.0f} ms, plan {t.plan_ms:.1f} ms, draw {t.draw_s:.2f} s"
-            )
-        if self.levels:
-            lines.append(
-                f"bot overhead per level (capture+read+solve+plan): median {self.overhead_median_ms():.0f} ms"
-            )
-        if self.pointer:
-            lines.append(f"pointer settings: {self.pointer}")
-        if self.failure_image:
-            lines.append(f"screenshot of the failure: {self.failure_image}")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,7 +330,7 @@ class AutoClear:
         )
         raise AutoClearError(
             f"level {number} ({puzzle.size}) was drawn {'twice' if attempts == 2 else f'{attempts} times'} "
-            f"but the game did not take it: {_not_shown(evidence)}"
+            f"but the game did not take it: {not_shown(evidence)}"
         )
 
     def _won_level(
@@ -928,20 +794,6 @@ def _cut(frame: Frame, window: Region | None) -> np.ndarray:
     return np.ascontiguousarray(part)
 
 
-def _not_shown(evidence: Evidence) -> str:
-    """The cells and joins a level still missed, in words."""
-    cells = "; ".join(cell_name(cell) for cell in evidence.cells[:8]) + (
-        " ..." if len(evidence.cells) > 8 else ""
-    )
-    joins = "; ".join(f"{cell_name(a)} to {cell_name(b)}" for a, b in evidence.joins[:4]) + (
-        " ..." if len(evidence.joins) > 4 else ""
-    )
-    parts = [f"{len(evidence.cells)} cell(s) still empty ({cells})"] if evidence.cells else []
-    if evidence.joins:
-        parts.append(f"{len(evidence.joins)} join(s) not shown ({joins})")
-    return ", ".join(parts) or "no win showed"
-
-
 def _board_pixels(frame: Frame, geometry: Geometry) -> np.ndarray:
     """The part of a frame where the board (in screen pixels) was: to tell when the picture settles."""
     edges = geometry.bounds
@@ -971,103 +823,6 @@ def _warm_up() -> None:
         frame[y - 10 : y + 10, x - 10 : x + 10] = (0, 0, 230) if y == 20 else (230, 0, 0)
     with contextlib.suppress(FlowbotError):
         solve(read_puzzle(frame).puzzle)
-
-
-def run_auto_clear(
-    *,
-    count: int | None,
-    region: Region | None,
-    dry_run: bool,
-    settings: PointerSettings,
-    artifacts: str,
-    as_json: bool,
-    out,
-    err,
-    profile=None,
-    tune: bool = False,
-) -> int:
-    """Play the game on the real screen with the real mouse, print the summary, and return the exit code.
-    With `tune` (no pointer flag given), the pointer settings are tuned to the game as it plays."""
-    import json
-
-    from flowbot.act.tuning import start_tuner
-    from flowbot.modes.live import game_on_screen
-    from flowbot.modes.variant_clear import VariantClear, live_loop
-
-    region = region or (profile.region if profile else None)
-    with game_on_screen(region, dry_run=dry_run) as game:
-        loop = live_loop(
-            game.screen, game.pointer, settings, region, count, dry_run, Path(artifacts), windows=game.windows
-        )
-        if tune and not dry_run and not isinstance(loop, VariantClear):
-            loop.tuner = start_tuner(settings, on_proven=_saver(profile))
-        if profile is not None:
-            loop.advance, loop.next_button, loop.arrow_button = (
-                profile.advance,
-                profile.next_button,
-                profile.arrow_button,
-            )
-        progress = Progress(count or 0, "auto-clear", err)
-        report = loop.run(progress)
-        _remember_control(profile, loop.control)
-        progress.close()
-    if as_json:
-        record = {
-            "levels": len(report.levels),
-            "asked": count,
-            "cleared": report.cleared,
-            "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
-            "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
-            "per_level_ms": [
-                {part: round(ms, 1) for part, ms in level.timing.split_ms().items()}
-                for level in report.levels
-            ],
-            "per_level": [level.record() for level in report.levels],
-            "pointer": report.pointer,
-            "stopped": report.stopped,
-            "failure_image": report.failure_image,
-        }
-        out.write(json.dumps(record) + "\n")
-    else:
-        out.write(report.summary() + "\n")
-    if report.halt is not None:
-        raise report.halt  # after the summary: the CLI adds its one line and the stop's own exit status
-    short = count is not None and report.cleared < count
-    failed = any(not level.cleared for level in report.levels) or not report.levels or short
-    return AutoClearError.exit_code if failed else 0
-
-
-def _remember_control(profile, control: RememberedControl | None) -> None:
-    """Keep the control that moved the game on in the profile in use, when it names none yet: the
-    next run presses it when it finds no control on screen."""
-    if profile is None or control is None or profile.next_button is not None:
-        return
-    from flowbot.profiles import update_profile
-
-    point = (round(control.center[0]), round(control.center[1]))
-    try:
-        path = update_profile(profile, next_button=point)
-        log.info("saved the control %r at %s in %s", control.label, point, path)
-    except FlowbotError as error:
-        log.warning("could not save the next-level control in the profile: %s", error)
-
-
-def _saver(profile) -> Callable | None:
-    """What keeps tuned pointer settings: the profile in use, saved again with them (None: no profile)."""
-    if profile is None:
-        return None
-
-    def save(rung) -> None:
-        """Save the profile with the rung's settings; a failure to save does not stop the run."""
-        from flowbot.profiles import save_tuned
-
-        try:
-            path = save_tuned(profile, rung.settings)
-            log.info("saved pointer settings %r in %s", rung.name, path)
-        except FlowbotError as error:
-            log.warning("could not save the tuned pointer settings: %s", error)
-
-    return save
 
 
 def parse_region(text: str) -> Region:
