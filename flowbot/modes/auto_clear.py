@@ -260,9 +260,15 @@ class AutoClear:
         draw_s = verify_ms = 0.0
         evidence = Evidence(None)
         level = (number, puzzle.size, len(puzzle.colors))
-        # Two tries at the settings in use; with self-tuning, one more per slower rung left.
+        # Two tries at the settings in use; with self-tuning, one more per slower rung left; and one
+        # more after each try that left fewer flows broken than the one before (a game losing some
+        # input still gets there), at most one per flow.
         attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
-        for attempt in range(attempts):
+        most = attempts + len(solution.paths)
+        was_broken = len(solution.paths) + 1
+        attempt = -1
+        while attempt + 1 < attempts:
+            attempt += 1
             started = time.perf_counter()
             gone: BoardGoneError | None = None
             if not self.dry_run:
@@ -293,7 +299,7 @@ class AutoClear:
                 return self._won_level(level, attempt, timing, evidence.won_by, sighting, solution, before)
             if gone is not None:
                 raise gone
-            missing = list(evidence.cells) or [cell for join in evidence.joins for cell in join]
+            missing = {*evidence.cells, *(cell for join in evidence.joins for cell in join)}
             log.info(
                 "level %d: %d cell(s), %d join(s) not shown; drawing it again",
                 number, len(evidence.cells), len(evidence.joins),
@@ -318,7 +324,10 @@ class AutoClear:
                 self._fence(geometry, moved.frame, puzzle)
             # Only the flows with a cell or join not shown: pressing a dot restarts its flow, and a
             # level whose last flow is fixed is won at once (a new level may come before another press).
-            broken = {color for color, path in enumerate(solution.paths) if set(path) & set(missing)}
+            broken = {color for color, path in enumerate(solution.paths) if set(path) & missing}
+            if len(broken) < was_broken and attempt + 1 == attempts:
+                attempts = min(most, attempts + 1)
+            was_broken = len(broken)
             strokes = [
                 stroke for stroke in plan_strokes(solution, geometry, settings) if stroke.color in broken
             ] or plan_strokes(solution, geometry, settings)
@@ -326,10 +335,10 @@ class AutoClear:
         self._save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
         report.levels.append(
-            LevelResult(*level, False, attempts - 1, timing, "", evidence.cells, evidence.joins)
+            LevelResult(*level, False, attempt, timing, "", evidence.cells, evidence.joins)
         )
         raise AutoClearError(
-            f"level {number} ({puzzle.size}) was drawn {'twice' if attempts == 2 else f'{attempts} times'} "
+            f"level {number} ({puzzle.size}) was drawn {'twice' if attempt == 1 else f'{attempt + 1} times'} "
             f"but the game did not take it: {not_shown(evidence)}"
         )
 
