@@ -59,6 +59,7 @@ def test_a_level_the_game_never_takes_stops_the_run_with_a_screenshot(levels, tm
     report = run(game, tmp_path, 2).run()
     assert report.cleared == 0
     assert "did not take it" in report.stopped
+    assert game.session.level == 1  # nothing skipped: no control pressed on a level not won
     assert report.failure_image and list(tmp_path.glob("flowbot-level-1-not-verified-*.png"))
     assert "FAILED" in report.summary()
 
