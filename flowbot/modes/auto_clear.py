@@ -148,7 +148,7 @@ class AutoClear:
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _before_words: tuple[Frame, list[Word]] | None = None  # see _words_before
     _dialog_before: tuple[Frame, bool] | None = None  # see _new_dialog
-    _dialog_label: tuple[tuple[int, int, int, int], str] | None = None  # a dialog button's label, read once
+    _dialog_moves_on: tuple[tuple[int, int, int, int], bool] | None = None  # a dialog button's label says so
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
@@ -593,10 +593,16 @@ class AutoClear:
         if self._dialog_before[1]:
             return False
         box = (button.left, button.top, button.width, button.height)
-        if self._dialog_label is None or self._dialog_label[0] != box:
-            self._dialog_label = (box, _label_on(frame.pixels, button))
-        label = self._dialog_label[1]
-        return bool(label_score(label)) and not is_forbidden(label)
+        if self._dialog_moves_on is None or self._dialog_moves_on[0] != box:
+            # The control that moved on last time, showing where it was, needs no reading (OCR, which
+            # a dialog that closes by itself may not wait for).
+            if self.control is not None and self.control.shows_in(frame):
+                moves_on = True
+            else:
+                label = _label_on(frame.pixels, button)
+                moves_on = bool(label_score(label)) and not is_forbidden(label)
+            self._dialog_moves_on = (box, moves_on)
+        return self._dialog_moves_on[1]
 
     def _words_before(self, sighting: Sighting, geometry: Geometry | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only
