@@ -124,9 +124,7 @@ class BoardGuard:
         """The dots whose centre no longer shows the colour read."""
         frame = self.screen.grab(_bounding(self.spots, self.radius))
         return [
-            spot
-            for spot in self.spots
-            if _distance(self._seen(frame, spot), spot.bgr) > COLOUR_TOLERANCE
+            spot for spot in self.spots if _distance(self._seen(frame, spot), spot.bgr) > COLOUR_TOLERANCE
         ]
 
     def _seen(self, frame: Frame, spot: Spot) -> tuple[int, int, int]:

@@ -334,9 +334,7 @@ class AutoClear:
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
-        report.levels.append(
-            LevelResult(*level, False, attempt, timing, "", evidence.cells, evidence.joins)
-        )
+        report.levels.append(LevelResult(*level, False, attempt, timing, "", evidence.cells, evidence.joins))
         raise AutoClearError(
             f"level {number} ({puzzle.size}) was drawn {'twice' if attempt == 1 else f'{attempt + 1} times'} "
             f"but the game did not take it: {not_shown(evidence)}"
