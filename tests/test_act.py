@@ -547,3 +547,13 @@ def test_a_press_on_the_bare_desktop_is_refused():
     guard.check_point(300, 700)
     with pytest.raises(BoardGoneError, match="bare desktop"):
         guard.check_point(900, 700)
+
+
+def test_with_no_game_window_known_a_press_on_the_bare_desktop_is_still_refused():
+    from flowbot.act.guard import BoardGoneError, check_on_a_window
+
+    windows = FakeWindows({2: Region(0, 0, 600, 800)})
+    check_on_a_window(windows, 300, 700)
+    check_on_a_window(None, 900, 700)  # nothing known about windows: nothing to refuse
+    with pytest.raises(BoardGoneError, match="bare desktop"):
+        check_on_a_window(windows, 900, 700)

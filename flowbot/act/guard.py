@@ -183,6 +183,18 @@ class BoardGuard:
         return None
 
 
+def check_on_a_window(windows: Windows | None, x: float, y: float) -> None:
+    """Before a press where the game's window is not known yet: raise BoardGoneError when (x, y) is on
+    no window at all (the bare desktop). Does nothing where windows are unknown."""
+    if windows is None:
+        return
+    for window_id in windows.stack():
+        box = windows.box(window_id)
+        if box is not None and box.contains(x, y):
+            return
+    raise BoardGoneError(f"({x:.0f}, {y:.0f}) is on the bare desktop, on no window; {STOPPED}")
+
+
 def _median(pixels: np.ndarray, x: int, y: int, radius: int) -> tuple[int, int, int]:
     """The median BGR of the square of `radius` around (x, y) on an image (black where it falls off)."""
     height, width = pixels.shape[:2]

@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
+from flowbot.act.guard import BoardGoneError, BoardGuard, Windows, check_on_a_window
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
@@ -739,6 +739,8 @@ class AutoClear:
         guard = getattr(self.pointer, "guard", None)
         if guard is not None and hasattr(guard, "check_point"):
             guard.check_point(*target)  # on a window of the game, never the desktop or another program
+        else:
+            check_on_a_window(self.windows, *target)  # the game's window not known yet: not the desktop
         bounds = getattr(self.pointer, "bounds", None)
         if window is not None and bounds is not None and self.region is None:
             self.pointer.bounds = window
