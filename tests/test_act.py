@@ -306,7 +306,7 @@ def test_the_guard_stops_before_pressing_when_the_board_moved():
 
     before, moved = board_frames(37)
     dots = [cell for pair in PUZZLE.endpoints for cell in pair]
-    screen = ImageScreen([before, before, moved])
+    screen = ImageScreen([before, before, before, moved])  # the first grab is the guard's reference
     guard = BoardGuard.arm(screen, Frame(before), GEOMETRY, dots, windows=None)
     pointer = RecordingPointer(guard=guard)
     strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
@@ -317,11 +317,47 @@ def test_the_guard_stops_before_pressing_when_the_board_moved():
     assert caught.value.exit_code == 11
 
 
-class FakeWindows:
-    """Top-level windows by id, bottom to top."""
+def test_a_guard_given_the_identical_frame_twice_never_fires():
+    from flowbot.act.guard import BoardGuard
 
-    def __init__(self, boxes: dict[int, Region]) -> None:
+    still, _ = board_frames(0)
+    # The frame the board was read from differs from the screen now (read while the board was still
+    # fading in, or grabbed at another scale): the screen itself does not change, so nothing is gone.
+    faded = (still.astype(np.float32) * 0.5).astype(np.uint8)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    guard = BoardGuard.arm(ImageScreen([still, still]), Frame(faded), GEOMETRY, dots, windows=None)
+    guard.sleep = lambda s: pytest.fail("looked again at a still screen")
+    for _ in range(5):
+        guard.check()
+
+
+def test_a_mark_the_game_puts_at_a_pressed_dots_centre_is_no_lost_board():
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    marked = before.copy()
+    for cell in PUZZLE.endpoints[0]:  # the first flow's dots pressed: a small white mark on each
+        x, y = (round(v) for v in GEOMETRY.center(cell))
+        cv2.circle(marked, (x, y), 4, (255, 255, 255), -1)  # a tenth of a cell: a game's own cursor
+    covered = before.copy()
+    covered[:, :] = (90, 90, 90)  # something over the whole board
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    guard = BoardGuard.arm(ImageScreen([before, marked, covered]), Frame(before), GEOMETRY, dots, None)
+    guard.sleep = lambda s: None
+    guard.check()
+    with pytest.raises(BoardGoneError, match="10 of 10 dots look different"):
+        guard.check()
+
+
+class FakeWindows:
+    """Top-level windows by id, bottom to top; `game` holds the ids of the game's own windows."""
+
+    def __init__(self, boxes: dict[int, Region], game: frozenset[int] = frozenset()) -> None:
         self.boxes = dict(boxes)
+        self.game = game
+
+    def same_game(self, a: int, b: int) -> bool:
+        return {a, b} <= self.game
 
     def stack(self) -> list[int]:
         return list(self.boxes)
@@ -457,7 +493,7 @@ def test_the_guard_looks_again_before_calling_a_passing_change_a_lost_board():
 
     before, moved = board_frames(37)
     dots = [cell for pair in PUZZLE.endpoints for cell in pair]
-    guard = BoardGuard.arm(ImageScreen([moved, before]), Frame(before), GEOMETRY, dots, windows=None)
+    guard = BoardGuard.arm(ImageScreen([before, moved, before]), Frame(before), GEOMETRY, dots, windows=None)
     pauses: list[float] = []
     guard.sleep = pauses.append
     guard.check()  # one look caught the game mid-redraw; the next shows the board where it was
@@ -468,7 +504,7 @@ def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_
     import random
 
     from flowbot.generate.levels import make_level
-    from flowbot.modes.auto_clear import AutoClear
+    from flowbot.modes.auto_clear import AutoClear, Evidence
     from tests.simulated_game import SimulatedGame
 
     game = SimulatedGame([make_level(5, 5, 4, random.Random(2)).puzzle] * 2)
@@ -476,9 +512,48 @@ def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_
     fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
     loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
     # The game shows its win too late for the first look: one cell seems not taken, then it is won.
-    answers = iter([[(0, 1)], [], []])
+    answers = iter([Evidence(None, ((0, 1),)), Evidence("dialog"), Evidence("dialog")])
     loop.verdict = lambda *args, **options: next(answers)
     report = loop.run()
     assert report.cleared == 1 and report.halt is None, report.summary()
     assert report.levels[0].retries == 1
     assert game.presses == 4  # the retry pressed nothing: the win dialog covered the board
+
+
+def test_the_games_own_popup_window_over_the_board_is_part_of_the_game():
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    windows = FakeWindows({1: Region(0, 0, 2000, 2000), 2: Region(0, 0, 600, 800)}, game=frozenset({2, 5}))
+    guard = BoardGuard.arm(ImageScreen([before]), Frame(before), GEOMETRY, dots, windows)
+    windows.boxes[5] = Region(100, 300, 300, 200)  # the game's "level complete" window, over the board
+    guard.check_window()
+    guard.check_point(200, 350)  # its button: a press on the game
+    windows.boxes[6] = Region(150, 320, 100, 100)  # another program's window over both
+    with pytest.raises(BoardGoneError, match="covers part of the board"):
+        guard.check_window()
+    with pytest.raises(BoardGoneError, match="another program's window"):
+        guard.check_point(200, 350)
+
+
+def test_a_press_on_the_bare_desktop_is_refused():
+    from flowbot.act.guard import BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    windows = FakeWindows({2: Region(0, 0, 600, 800)}, game=frozenset({2}))
+    guard = BoardGuard.arm(ImageScreen([before]), Frame(before), GEOMETRY, dots, windows)
+    guard.check_point(300, 700)
+    with pytest.raises(BoardGoneError, match="bare desktop"):
+        guard.check_point(900, 700)
+
+
+def test_with_no_game_window_known_a_press_on_the_bare_desktop_is_still_refused():
+    from flowbot.act.guard import BoardGoneError, check_on_a_window
+
+    windows = FakeWindows({2: Region(0, 0, 600, 800)})
+    check_on_a_window(windows, 300, 700)
+    check_on_a_window(None, 900, 700)  # nothing known about windows: nothing to refuse
+    with pytest.raises(BoardGoneError, match="bare desktop"):
+        check_on_a_window(windows, 900, 700)

@@ -59,6 +59,7 @@ def test_a_level_the_game_never_takes_stops_the_run_with_a_screenshot(levels, tm
     report = run(game, tmp_path, 2).run()
     assert report.cleared == 0
     assert "did not take it" in report.stopped
+    assert game.session.level == 1  # nothing skipped: no control pressed on a level not won
     assert report.failure_image and list(tmp_path.glob("flowbot-level-1-not-verified-*.png"))
     assert "FAILED" in report.summary()
 
@@ -95,3 +96,65 @@ def test_the_pointer_is_fenced_to_the_board(levels, tmp_path):
     assert fence.contains(geometry.xs[0], geometry.ys[0]) and fence.contains(
         geometry.xs[-1] - 1, geometry.ys[-1] - 1
     )
+
+
+def test_a_flow_one_step_short_of_its_far_dot_is_drawn_again_never_counted(levels, tmp_path):
+    game = SimulatedGame(levels[:1])
+    dots = {cell for pair in levels[0].endpoints for cell in pair}
+    real_move, real_down = game.move, game.down
+    strokes: list = []
+
+    def down():
+        strokes.append(game.layout.geometry.cell_at(game.x, game.y))
+        real_down()
+
+    def move(x, y):
+        cell = game.layout.geometry.cell_at(x, y)
+        if game.held and len(strokes) == 1 and cell in dots and cell != strokes[0]:
+            return  # the game never sees the first stroke reach its far dot
+        real_move(x, y)
+
+    game.move, game.down = move, down
+    report = run(game, tmp_path, 1).run()
+    assert report.cleared == 1, report.summary()
+    assert report.levels[0].retries == 1  # every cell showed its colour, but one join did not
+    assert report.levels[0].won_by in ("joins", "dialog", "message")  # the last level: "back to level 1"
+    assert game.session.board.complete
+
+
+def test_the_summary_counts_against_the_levels_asked(levels, tmp_path):
+    game = SimulatedGame(levels[:1])
+    game.down = lambda: None  # presses never arrive
+    report = run(game, tmp_path, 3).run()
+    assert report.summary().startswith("cleared 0 of 3 level(s)")
+    assert "join(s) not shown" in report.stopped
+    record = report.levels[0].record()
+    assert record["cleared"] is False and record["won_by"] is None and record["missing_joins"]
+    unlimited = run(SimulatedGame(levels[:1]), tmp_path, None)
+    assert "cleared 1 of no limit level(s)" in unlimited.run().summary()
+
+
+@pytest.mark.parametrize("changes, presses", [(False, 2), (True, 1)], ids=["still", "changed"])
+def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_it_was_found(
+    changes, presses, tmp_path, monkeypatch
+):
+    import numpy as np
+
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.controls import Control
+    from flowbot.capture.screen import ImageScreen
+    from flowbot.modes import auto_clear
+
+    dialog = np.full((200, 300, 3), 40, dtype=np.uint8)
+    gone = dialog.copy()
+    gone[50:150, 50:250] = 200  # the first press closed the dialog: the window looks different
+    screen = ImageScreen([dialog, gone if changes else dialog])
+    two = [Control(10, 10, 60, 20, "Next", "push-button"), Control(100, 150, 60, 20, "->", "text")]
+    monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter(two))
+    pointer = RecordingPointer()
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop.wait_for_board = lambda previous, first=False, timeout=None: None  # no new level ever reads
+    assert loop._press_controls(["A.A"], None) is None
+    assert [kind for kind, _, _ in pointer.events].count("down") == presses
+    if changes:
+        assert "nothing more was pressed" in loop.last_reason

@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from flowbot.capture import ocr
-from flowbot.capture.controls import find_push_buttons, is_forbidden, label_score, next_controls, says_won
+from flowbot.capture.controls import (
+    find_push_buttons,
+    is_forbidden,
+    label_score,
+    new_move_on_buttons,
+    next_controls,
+    says_won,
+)
 from flowbot.capture.verdict import centre_colours, missing_cells
 from flowbot.model import Geometry
 from flowbot.solve.sat import solve
@@ -186,3 +193,16 @@ def test_a_button_inside_a_much_larger_box_already_offered_is_still_offered():
     assert list(_new(area, seen)) == [area]
     assert list(_new(twin, seen)) == []
     assert list(_new(button, seen)) == [button]
+
+
+@needs_ocr
+def test_only_a_move_on_button_that_was_not_there_before_is_a_new_one():
+    before = page(500, 300, 240)
+    push_button(before, 40, 230, 150, 40, "Next Level")  # always there, beside the board
+    push_button(before, 300, 230, 150, 40, "Restart")
+    after = before.copy()
+    assert new_move_on_buttons(after, before) == []  # nothing changed: no win
+    push_button(after, 170, 100, 160, 44, "Continue")  # the game's new dialog button
+    push_button(after, 170, 160, 160, 44, "Replay")  # new, but it does not move on
+    found = new_move_on_buttons(after, before)
+    assert [control.label for control in found] == ["Continue"]

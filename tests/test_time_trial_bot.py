@@ -73,7 +73,10 @@ def test_a_time_trial_is_played_to_its_end_screen_and_stops_cleanly(trial, tmp_p
     assert session.over
     assert report.halt is None and report.failure_image is None, report.summary()
     assert report.stopped.startswith("the game is over: Time's up!"), report.stopped
-    assert report.cleared == len(report.levels) == session.solved >= 3
+    # Never a level the game did not count; the last one may go uncounted when the end screen
+    # covered its win at once (no evidence left on screen that it was won).
+    assert report.cleared == len(report.levels) >= 3
+    assert session.solved - 1 <= report.cleared <= session.solved
     assert [result.solved for result in results][: session.solved] == [True] * session.solved
     assert not list(tmp_path.iterdir())  # no failure screenshot
 
@@ -88,7 +91,10 @@ def test_a_tuned_run_plays_the_trial_too(trial, tmp_path):
     loop.tuner = start_tuner(PointerSettings())
     report = loop.run()
     assert report.halt is None and report.stopped.startswith("the game is over"), report.summary()
-    assert report.cleared == len(report.levels) == session.solved >= 3
+    # Never a level the game did not count; the last one may go uncounted when the end screen
+    # covered its win at once (no evidence left on screen that it was won).
+    assert report.cleared == len(report.levels) >= 3
+    assert session.solved - 1 <= report.cleared <= session.solved
     assert report.levels[0].retries == 1  # the game fills no jumps: drawn again cell by cell
     assert report.pointer.endswith("ended on 'cells, no pauses'")
 
@@ -133,7 +139,8 @@ def test_a_level_the_game_did_not_take_is_not_counted_because_the_clock_line_say
     report = loop.run()
     assert game.strokes >= 1, "the dropped level was never played"
     assert report.stopped.startswith("the game is over: Time's up!"), report.summary()
-    assert report.cleared == session.solved > 2
+    # The last level may go uncounted when the end screen covers its win at once.
+    assert session.solved - 1 <= report.cleared <= session.solved and report.cleared > 2
     assert report.levels[2].retries >= 1  # the level that lost a stroke was drawn again
     assert [result.solved for result in results][: session.solved] == [True] * session.solved
 
@@ -172,7 +179,7 @@ def test_a_half_drawn_level_read_as_another_board_is_drawn_again_not_counted(tri
     report = loop.run()
     assert misreads, "the half-drawn board was never read"
     assert report.stopped.startswith("the game is over: Time's up!"), report.summary()
-    assert report.cleared == session.solved > 1
+    assert session.solved - 1 <= report.cleared <= session.solved and report.cleared > 1
     assert report.levels[1].retries >= 1
     assert [result.solved for result in results][: session.solved] == [True] * session.solved
 
@@ -244,3 +251,25 @@ def test_auto_clear_defaults_play_a_short_live_time_trial(tmp_path, game_options
     assert abs(figures["cleared"] - sum(solved)) <= 1, (figures, solved)
     assert set(figures["timing_ms_median"]) == {"capture", "read", "solve", "plan", "draw", "verify", "next"}
     assert "ended on" in figures["pointer"]
+
+
+def test_the_end_screen_shown_over_a_level_not_taken_is_no_win(trial, tmp_path):
+    """Time runs out while a level is drawn and one stroke was lost: the end screen ("Time's up! 1
+    levels solved") carries a win word that was not there before, but it is the end, not a win."""
+    if not ocr.available():
+        pytest.skip("tesseract is not installed")
+    session, clock, _ = trial
+    game = DroppingGame(None, session=session, clock=clock, per_grab=0.05, drop_on=1)
+    real_up = game.up
+
+    def up_then_time_is_up():
+        real_up()
+        if session.solved == 1 and game.strokes == 1:
+            clock.now += 10  # the trial ends after the second level's first (lost) stroke
+
+    game.up = up_then_time_is_up
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    report = loop.run()
+    assert report.stopped.startswith("the game is over: Time's up!"), report.summary()
+    assert report.cleared == session.solved == 1, report.summary()

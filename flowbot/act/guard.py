@@ -19,6 +19,11 @@ from flowbot.model import Cell
 # wide enough for antialiasing and a game's faint highlight, far narrower than another colour.
 COLOUR_TOLERANCE = 48
 STOPPED = "stopped before pressing"
+# Half the side of the square judged at each dot's centre, of a cell: its corners stay inside any
+# dot drawn (dots are 0.3 of a cell in radius or more), and it is wide enough that a mark the game
+# draws on a dot (its own cursor under the pointer, a pressed dot's highlight, a number) leaves the
+# square's median colour the dot's.
+SPOT = 0.2
 LOOKS = 3  # a board that still looks different after this many looks is gone
 RELOOK_PAUSE = 0.15  # seconds between looks
 
@@ -39,6 +44,16 @@ class Windows(Protocol):
     def box(self, window_id: int) -> Region | None:
         """Where the window is, or None when it is gone or hidden."""
         ...
+
+
+def same_game(windows: Windows, game: int, other: int) -> bool:
+    """True when `other` is one of the game's own windows (the game's window itself, a popup or
+    dialog window the same program opened, or one transient for it), where the display can tell:
+    a `same_game(a, b)` method on the windows; without one only the game's window itself."""
+    if other == game:
+        return True
+    ask = getattr(windows, "same_game", None)
+    return bool(ask(game, other)) if ask is not None else False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +84,19 @@ class BoardGuard:
     def arm(
         cls, screen: Screen, frame: Frame, geometry: CellMap, dots: Iterable[Cell], windows: Windows | None
     ) -> BoardGuard:
-        """A guard for a board read from `frame`; `geometry` in screen pixels, `dots` its endpoint cells."""
-        radius = max(1, round(geometry.cell_size * 0.06))
-        spots = []
-        for cell in dots:
-            x, y = (round(value) for value in geometry.center(cell))
-            spots.append(Spot(x, y, _mean(frame.pixels, x - frame.left, y - frame.top, radius)))
+        """A guard for a board read from `frame`; `geometry` in screen pixels, `dots` its endpoint cells.
+
+        The dots' colours to keep are taken from a grab made now, of the very part of the screen each
+        check grabs: the frame read may be older (a board still fading in) or grabbed at another size
+        (a scaled capture resamples a small grab differently from the whole screen), and either made
+        a still screen look changed. `frame` is used where the screen gives nothing to grab.
+        """
+        radius = max(1, round(geometry.cell_size * SPOT))
+        centres = [tuple(round(value) for value in geometry.center(cell)) for cell in dots]
+        now = (
+            screen.grab(_bounding([Spot(x, y, (0, 0, 0)) for x, y in centres], radius)) if centres else frame
+        )
+        spots = [Spot(x, y, _median(now.pixels, x - now.left, y - now.top, radius)) for x, y in centres]
         edges = geometry.bounds
         left, top = round(edges[0]), round(edges[1])
         board = Region(left, top, round(edges[2]) - left, round(edges[3]) - top)
@@ -102,11 +124,12 @@ class BoardGuard:
         """The dots whose centre no longer shows the colour read."""
         frame = self.screen.grab(_bounding(self.spots, self.radius))
         return [
-            spot
-            for spot in self.spots
-            if _distance(_mean(frame.pixels, spot.x - frame.left, spot.y - frame.top, self.radius), spot.bgr)
-            > COLOUR_TOLERANCE
+            spot for spot in self.spots if _distance(self._seen(frame, spot), spot.bgr) > COLOUR_TOLERANCE
         ]
+
+    def _seen(self, frame: Frame, spot: Spot) -> tuple[int, int, int]:
+        """The colour a frame shows at a spot, judged as when the guard was armed."""
+        return _median(frame.pixels, spot.x - frame.left, spot.y - frame.top, self.radius)
 
     def check_window(self) -> None:
         """The cheap half of `check`, also run while the button is held: the game's window is still
@@ -124,8 +147,30 @@ class BoardGuard:
         above = stack[stack.index(self.window.id) + 1 :] if self.window.id in stack else []
         for window_id in above:
             other = self.windows.box(window_id)
-            if other is not None and other.overlaps(self.board):
+            # The game's own popup or dialog window over its board is part of the game.
+            if (
+                other is not None
+                and other.overlaps(self.board)
+                and not same_game(self.windows, self.window.id, window_id)
+            ):
                 raise BoardGoneError(f"another window ({other}) covers part of the board; {STOPPED}")
+
+    def check_point(self, x: float, y: float) -> None:
+        """Before a press off the board (a control): raise BoardGoneError unless the topmost window
+        under (x, y) is one of the game's (its window, or a popup or dialog window of its own), never
+        the bare desktop or another program. Does nothing where windows are unknown."""
+        if self.windows is None or self.window is None:
+            return
+        for window_id in reversed(self.windows.stack()):
+            box = self.windows.box(window_id)
+            if box is None or not box.contains(x, y):
+                continue
+            if same_game(self.windows, self.window.id, window_id):
+                return
+            raise BoardGoneError(f"({x:.0f}, {y:.0f}) is on another program's window ({box}); {STOPPED}")
+        raise BoardGoneError(
+            f"({x:.0f}, {y:.0f}) is on the bare desktop, on no window of the game; {STOPPED}"
+        )
 
     def _window_under(self, board: Region) -> Window | None:
         """The topmost shown window holding the board's centre: the game's (None if there is none)."""
@@ -138,14 +183,26 @@ class BoardGuard:
         return None
 
 
-def _mean(pixels: np.ndarray, x: int, y: int, radius: int) -> tuple[int, int, int]:
-    """The mean BGR of the square of `radius` around (x, y) on an image (black where it falls off)."""
+def check_on_a_window(windows: Windows | None, x: float, y: float) -> None:
+    """Before a press where the game's window is not known yet: raise BoardGoneError when (x, y) is on
+    no window at all (the bare desktop). Does nothing where windows are unknown."""
+    if windows is None:
+        return
+    for window_id in windows.stack():
+        box = windows.box(window_id)
+        if box is not None and box.contains(x, y):
+            return
+    raise BoardGoneError(f"({x:.0f}, {y:.0f}) is on the bare desktop, on no window; {STOPPED}")
+
+
+def _median(pixels: np.ndarray, x: int, y: int, radius: int) -> tuple[int, int, int]:
+    """The median BGR of the square of `radius` around (x, y) on an image (black where it falls off)."""
     height, width = pixels.shape[:2]
     rows = slice(max(0, y - radius), min(height, y + radius + 1))
     patch = pixels[rows, max(0, x - radius) : min(width, x + radius + 1)]
     if patch.size == 0:
         return (0, 0, 0)
-    blue, green, red = patch.reshape(-1, 3).mean(axis=0)
+    blue, green, red = np.median(patch.reshape(-1, 3), axis=0)
     return round(blue), round(green), round(red)
 
 

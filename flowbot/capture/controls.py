@@ -189,6 +189,31 @@ def next_controls(
         yield from _new(doubtful, seen)
 
 
+def new_move_on_buttons(
+    frame: np.ndarray, before: np.ndarray, board: CellMap | None = None, limit: int = 4
+) -> list[Control]:
+    """Push buttons on `frame` that were not on `before` (no box of about the same place and size)
+    and whose label moves on: the game offering its next level, a win signal of its own. A button
+    showing all along ("Next Level" always active beside the board) is not one.
+
+    frame, before : (H, W, 3) uint8 ndarray, BGR, the same part of the screen after and before drawing
+    """
+    old = find_push_buttons(before, board)
+    fresh = [box for box in find_push_buttons(frame, board) if not any(_same_box(box, was) for was in old)]
+    fresh = fresh[:limit]
+    labels = ocr.read_lines([_inside(frame, box) for box in fresh])
+    return [
+        Control(*box, label, "push-button")
+        for box, label in zip(fresh, labels, strict=True)
+        if label_score(label) and not is_forbidden(label)
+    ]
+
+
+def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int], slack: int = 8) -> bool:
+    """True when two boxes are about the same place and size."""
+    return all(abs(p - q) <= slack for p, q in zip(a, b, strict=True))
+
+
 def find_push_buttons(frame: np.ndarray, board: CellMap | None = None) -> list[tuple[int, int, int, int]]:
     """Boxes that look like buttons: closed rectangles (outlined or filled) wider than tall, holding
     something (a label), not the board's cells; nearest the board first.

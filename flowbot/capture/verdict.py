@@ -7,9 +7,13 @@ draws for an empty cell). No brightness threshold, so light and dark themes are 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from itertools import pairwise
+
 import cv2
 import numpy as np
 
+from flowbot.cellmap import CellMap
 from flowbot.model import Cell, Geometry, Solution
 
 # The centre sample: a square a tenth of a cell across (pipes are about a third of a cell wide).
@@ -26,6 +30,18 @@ SAME_DOT = 15.0
 OTHER_FLOW = 20.0
 # The share of a level's dots that must look the same for the level to be still showing.
 SAME_LEVEL = 0.75
+# Where a join is looked at, as fractions of the way from one cell's centre to the next: just short
+# of the edge on each side and on it. A pipe stopping at a cell's centre (its round head reaches a
+# sixth of a cell) leaves the first two bare; a dot (under half a cell across) covers at most the last.
+JOIN_AT = (0.4, 0.5, 0.6)
+# Half the side of the squares looked at on a join, of a cell: the median's (wide enough to see past
+# a grid line drawn over a pipe) and the one searched for a pixel of the flow's colour (narrow enough
+# that a dot next door, under 0.46 of a cell in radius, stays out of it at the edge).
+MEDIAN_SQUARE, NEAREST_SQUARE = 0.06, 0.03
+# A pixel within this (CIE76) of the flow's colour is the flow's: a thin pipe's core.
+THIN_PIPE_DISTANCE = 12.0
+# Cells further apart than this many cell sizes are not neighbours on screen (a warp): no join to see.
+JOIN_REACH = 1.6
 
 
 def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -138,6 +154,107 @@ def not_taken(
         ):
             kept.append((row, col))
     return kept
+
+
+Join = tuple[Cell, Cell]
+
+
+def solution_joins(solution: Solution) -> list[tuple[int, Join]]:
+    """Every pair of consecutive cells of every path, with its flow: what a won board shows joined."""
+    return [(color, (a, b)) for color, path in enumerate(solution.paths) for a, b in pairwise(path)]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinLooks:
+    """How the joins of a solution look on a frame, at each point of each join (see join_colours).
+
+    median : (joins, len(JOIN_AT), 3) float ndarray, Lab: the median of a small square
+    nearest : (joins, len(JOIN_AT)) float ndarray: how far (CIE76) the pixel nearest the join's own
+        flow colour, in a tinier square, is from it (a pipe thinner than the square shows so)
+    Both NaN where a point lies off the frame or the two cells are not neighbours on screen.
+    """
+
+    median: np.ndarray
+    nearest: np.ndarray
+
+
+def join_colours(
+    frame: np.ndarray, geometry: CellMap, solution: Solution, flow_rgb: tuple[tuple[int, int, int], ...]
+) -> JoinLooks:
+    """How each join of a solution looks: where the pipe crosses the edge between two consecutive
+    cells, and just short of it on both sides.
+
+    frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels; flow_rgb : each flow's
+    colour as seen on its dots, in the solution's order
+    """
+    height, width = frame.shape[:2]
+    size = geometry.cell_size
+    half = max(1, round(MEDIAN_SQUARE * size))
+    tiny = max(1, round(NEAREST_SQUARE * size))
+    flows = np.array([rgb_to_lab(rgb) for rgb in flow_rgb])
+    joins = solution_joins(solution)
+    median = np.full((len(joins), len(JOIN_AT), 3), np.nan)
+    nearest = np.full((len(joins), len(JOIN_AT)), np.nan)
+    for index, (color, (a, b)) in enumerate(joins):
+        (xa, ya), (xb, yb) = geometry.center(a), geometry.center(b)
+        if np.hypot(xb - xa, yb - ya) > JOIN_REACH * size:
+            continue
+        for step, share in enumerate(JOIN_AT):
+            x, y = round(xa + share * (xb - xa)), round(ya + share * (yb - ya))
+            if not (half <= x < width - half and half <= y < height - half):
+                continue
+            patch = frame[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3)
+            median[index, step] = _lab(np.median(patch, axis=0))
+            small = frame[y - tiny : y + tiny + 1, x - tiny : x + tiny + 1]
+            labs = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+            nearest[index, step] = float(np.linalg.norm(labs - flows[color], axis=1).min())
+    return JoinLooks(median, nearest)
+
+
+def missing_joins(
+    now: JoinLooks,
+    before: JoinLooks | None,
+    solution: Solution,
+    flow_rgb: tuple[tuple[int, int, int], ...],
+) -> list[Join]:
+    """The joins of a solution that the screen does not show. A point of a join shows its flow when
+    its median colour is nearer its own flow's colour than any other flow's, and either moved towards
+    it since before drawing or already was that colour (a dot); or when a pixel of its own flow's
+    colour lies right at the point (a pipe thinner than the median's square). A join shows when all
+    its points do. A flow one step short of its far dot leaves the point on the edge and the one
+    before it bare, so its last join is missing.
+
+    now, before : join_colours after and before drawing (before None: judged on the colours alone,
+    for a board found already drawn); flow_rgb : each flow's colour as seen on its dots
+    """
+    flows = np.array([rgb_to_lab(rgb) for rgb in flow_rgb])
+    missing = []
+    for index, (color, join) in enumerate(solution_joins(solution)):
+        seen = now.median[index]
+        if np.isnan(seen).all():
+            continue  # not neighbours on screen (a warp): nothing to see
+        shown = all(
+            now.nearest[index, step] <= THIN_PIPE_DISTANCE
+            or _shows(seen[step], None if before is None else before.median[index, step], flows, color)
+            for step in range(len(JOIN_AT))
+        )
+        if not shown:
+            missing.append(join)
+    return missing
+
+
+def _shows(seen: np.ndarray, before: np.ndarray | None, flows: np.ndarray, color: int) -> bool:
+    """True when the median colour at one point of a join shows its flow (see missing_joins)."""
+    if np.isnan(seen).any():
+        return False
+    to_flows = np.linalg.norm(flows - seen, axis=1)
+    own = to_flows[color]
+    if np.delete(to_flows, color).min(initial=np.inf) <= own:
+        return False
+    if before is None or np.isnan(before).any():
+        return own <= FLOW_DISTANCE
+    was_own = float(np.linalg.norm(flows[color] - before)) <= FLOW_DISTANCE
+    return own < float(np.linalg.norm(seen - before)) or (was_own and own <= FLOW_DISTANCE)
 
 
 def rgb_to_lab(rgb: tuple[int, int, int]) -> np.ndarray:

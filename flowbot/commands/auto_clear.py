@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     """Clear levels on screen until the count is reached or no next level comes."""
     if args.numbermatch:
         return _numbermatch(args)
-    from flowbot.modes.auto_clear import run_auto_clear
+    from flowbot.live.run import run_auto_clear
 
     profile, settings, region = game_settings(args)
     return run_auto_clear(

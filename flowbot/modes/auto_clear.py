@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -13,20 +12,37 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from flowbot.act.guard import BoardGoneError, BoardGuard, Windows
+from flowbot.act.guard import BoardGoneError, BoardGuard, Windows, check_on_a_window
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import PROBE_TIMEOUT, Tuner
-from flowbot.artifacts import artifacts_folder, default_folder, save_failure_picture
-from flowbot.capture.buttons import find_next_button
-from flowbot.capture.controls import Control, next_controls, says_won
-from flowbot.capture.ocr import Word, read_words
+from flowbot.artifacts import default_folder, save_failure_picture
+from flowbot.capture.buttons import Button, find_next_button
+from flowbot.capture.controls import (
+    Control,
+    is_forbidden,
+    label_score,
+    new_move_on_buttons,
+    next_controls,
+    says_won,
+)
+from flowbot.capture.ocr import Word, read_line, read_words
 from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
-from flowbot.capture.verdict import centre_colours, inner_cells, missing_cells, not_taken, same_level_showing
+from flowbot.capture.verdict import (
+    JoinLooks,
+    centre_colours,
+    inner_cells,
+    join_colours,
+    missing_cells,
+    missing_joins,
+    same_level_showing,
+)
+from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError, FlowbotError
-from flowbot.model import Cell, Geometry, Puzzle, Solution, cell_name
+from flowbot.live.report import AutoClearError, Evidence, GameOver, LevelResult, Report, Timing, not_shown
+from flowbot.model import Geometry, Puzzle, Solution
 from flowbot.modes.game_over import game_over_message
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
@@ -43,109 +59,11 @@ MAX_CONTROLS_TRIED = 3
 SELF_ADVANCE_WAIT = 0.6
 # Mean grey difference under which a remembered control still looks the same.
 CONTROL_LOOK_DIFFERENCE = 12.0
+# A window changed after a press when more than CHANGED_SHARE of its pixels moved by more than
+# CHANGED_BY (0-255, any channel): far beyond capture noise, far below a dialog closing.
+CHANGED_BY, CHANGED_SHARE = 30, 0.02
 # Seconds between looks while waiting for a board or a verdict (a look itself takes a few frames).
 POLL = 0.03
-
-
-class AutoClearError(FlowbotError):
-    """A level could not be cleared; the message says which and where the screenshot went."""
-
-    exit_code = 4
-
-
-class GameOver(AutoClearError):
-    """The game showed its end screen (a time trial's "Time's up!"): the run is over, cleanly."""
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """How long the bot took on a level, in milliseconds (drawing in seconds)."""
-
-    capture_ms: float
-    read_ms: float
-    solve_ms: float
-    plan_ms: float
-    draw_s: float
-    verify_ms: float = 0.0  # seeing that the game took the level
-    next_ms: float = 0.0  # waiting for the next board (or pressing on to it)
-
-    def split_ms(self) -> dict[str, float]:
-        """Where the level's time went, in milliseconds."""
-        return {
-            "capture": self.capture_ms,
-            "read": self.read_ms,
-            "solve": self.solve_ms,
-            "plan": self.plan_ms,
-            "draw": self.draw_s * 1000,
-            "verify": self.verify_ms,
-            "next": self.next_ms,
-        }
-
-    @property
-    def overhead_ms(self) -> float:
-        """Everything but drawing: what the bot adds to the time a level takes."""
-        return self.capture_ms + self.read_ms + self.solve_ms + self.plan_ms
-
-
-@dataclass(frozen=True, slots=True)
-class LevelResult:
-    """One level the bot played."""
-
-    number: int
-    size: str
-    flows: int
-    cleared: bool
-    retries: int
-    timing: Timing
-
-
-@dataclass
-class Report:
-    """What a run did: levels played, why it stopped, and where a failure's screenshot is."""
-
-    levels: list[LevelResult] = field(default_factory=list)
-    stopped: str = ""
-    failure_image: str | None = None
-    halt: FlowbotError | None = None  # what ended the run early (fail-safe, signal, board gone), if anything
-    pointer: str = ""  # the pointer settings self-tuning ended on, and how it got there
-
-    def split_median_ms(self) -> dict[str, float]:
-        """Median per level of each part of its time, in milliseconds."""
-        splits = [level.timing.split_ms() for level in self.levels]
-        return (
-            {part: statistics.median(split[part] for split in splits) for part in splits[0]} if splits else {}
-        )
-
-    @property
-    def cleared(self) -> int:
-        """Levels drawn and confirmed on screen."""
-        return sum(level.cleared for level in self.levels)
-
-    def overhead_median_ms(self) -> float:
-        """Median per level of capture + read + solve + plan."""
-        times = [level.timing.overhead_ms for level in self.levels]
-        return statistics.median(times) if times else 0.0
-
-    def summary(self) -> str:
-        """A few lines a person reads at the end of a run."""
-        lines = [f"cleared {self.cleared} of {len(self.levels)} level(s); stopped: {self.stopped}"]
-        for level in self.levels:
-            t = level.timing
-            mark = "ok" if level.cleared else "FAILED"
-            lines.append(
-                f"  level {level.number}: {level.size}, {level.flows} flows, {mark}"
-                f"{f' after {level.retries} retry' if level.retries else ''}; read {t.read_ms:.0f} ms, "
-                f"solve {t.solve_ms:.0f} ms, plan {t.plan_ms:.1f} ms, draw {t.draw_s:.2f} s"
-            )
-        if self.levels:
-            lines.append(
-                f"bot overhead per level (capture+read+solve+plan): median {self.overhead_median_ms():.0f} ms"
-            )
-        if self.pointer:
-            lines.append(f"pointer settings: {self.pointer}")
-        if self.failure_image:
-            lines.append(f"screenshot of the failure: {self.failure_image}")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,12 +148,14 @@ class AutoClear:
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _before_words: tuple[Frame, list[Word]] | None = None  # see _words_before
+    _dialog_before: tuple[Frame, bool] | None = None  # see _new_dialog
+    _dialog_moves_on: tuple[tuple[int, int, int, int], bool] | None = None  # a dialog button's label says so
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
         """Clear levels until `count` are done, none comes, one fails, or a stop (Ctrl-C, SIGTERM,
         SIGHUP, the fail-safe, the board gone); `report.halt` holds what stopped it early."""
-        report = Report()
+        report = Report(asked=self.count)
         _warm_up()
         with stop_signals(lambda signum: setattr(self, "stop_requested", True)) as signals:
             try:
@@ -290,19 +210,41 @@ class AutoClear:
         report.stopped = report.stopped or f"{number} level(s) done"
 
     def first_board(self) -> Sighting | None:
-        """The board on screen at the start; when a level's win is still showing, move on from it."""
+        """The board on screen at the start. Over a board that cannot be read, only a win dialog's
+        own button is pressed, and only when the dialog says in words that its level was won (the
+        game's way to close it); nothing else is ever pressed to move on from an unread board (a skip
+        arrow or "Next" could skip a level never played): `last_reason` says so."""
         sighting = self.wait_for_board(None, timeout=2.0)
         if sighting is not None or self.dry_run:
             return sighting
         reason = self.last_reason
-        # No board: perhaps the game shows the last level's win dialog over it. Press its control.
-        following = self._press_controls(None, None)
+        following = self._close_win_dialog()
         if following is None:
-            self.last_reason = reason
+            self.last_reason = reason + (
+                "; flowbot presses nothing to move on from a board it cannot read (that could skip a "
+                "level never played), but a win dialog's own button: close what covers the board, or "
+                "start on a level"
+            )
         return following
 
+    def _close_win_dialog(self) -> Sighting | None:
+        """Press the button of a Flow-style dialog that says its level was won ("You completed the
+        level"), and return the board that comes; None when there is no such dialog or no board came."""
+        frame = self.screen.grab(self.region)
+        button = find_next_button(frame.pixels)
+        if button is None:
+            return None
+        label = _label_on(frame.pixels, button)
+        if is_forbidden(label) or (label and not label_score(label)):
+            return None  # a dialog's button that restarts or goes back, or says nothing of moving on
+        if not says_won(read_words(frame.pixels)):
+            return None  # no word of a win: perhaps a dialog over a level never played
+        log.info("started on a win dialog: pressing its button %r", label or "(no label read)")
+        x, y = button.center
+        return self._try((x + frame.left, y + frame.top), None, self.region)
+
     def play_level(self, number: int, sighting: Sighting, report: Report) -> LevelResult:
-        """Solve, draw, verify (retrying once) one level."""
+        """Solve, draw and confirm one level on evidence (drawing again the flows not shown joined)."""
         started = time.perf_counter()
         sighting, solution = self._solved(number, sighting, report)
         solve_ms = (time.perf_counter() - started) * 1000
@@ -314,11 +256,20 @@ class AutoClear:
         strokes = plan_strokes(solution, geometry, settings)
         plan_ms = (time.perf_counter() - started) * 1000
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
+        flow_rgb = sighting.reading.seen_rgb
+        joins_before = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution, flow_rgb)
         draw_s = verify_ms = 0.0
-        missing: list[Cell] = []
-        # Two tries at the settings in use; with self-tuning, one more per slower rung left.
+        evidence = Evidence(None)
+        level = (number, puzzle.size, len(puzzle.colors))
+        # Two tries at the settings in use; with self-tuning, one more per slower rung left; and one
+        # more after each try that left fewer flows broken than the one before (a game losing some
+        # input still gets there), at most one per flow.
         attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
-        for attempt in range(attempts):
+        most = attempts + len(solution.paths)
+        was_broken = len(solution.paths) + 1
+        attempt = -1
+        while attempt + 1 < attempts:
+            attempt += 1
             started = time.perf_counter()
             gone: BoardGoneError | None = None
             if not self.dry_run:
@@ -335,29 +286,25 @@ class AutoClear:
                 raise AutoClearError("interrupted (Ctrl-C)")
             timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
             if self.dry_run:
-                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+                return LevelResult(*level, True, attempt, timing)
             started = time.perf_counter()
             probing = self.tuner is not None and self.tuner.probing
             # A fast try gets a short look, and no OCR while its level still shows (see below).
             look = PROBE_TIMEOUT if probing else None
             if gone is not None:  # the board changed under a retry: the game's own word, in full
                 probing, look = False, None
-            missing = self.verdict(sighting, solution, before, look, words=not probing)
-            if not missing and self.tuner is not None and not self._dialog_seen:
-                # A fast try counts only when the level is seen gone, drawn or won, not on a misread
-                # (a win dialog or message seen is the game's own word: a dark dialog over dark cells
-                # would look like cells still empty).
-                missing = self._not_taken(sighting, solution, before)
+            evidence = self.verdict(sighting, solution, before, look, words=not probing, joins=joins_before)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
-            if not missing:
-                if self.tuner is not None:
-                    self.tuner.worked()
-                self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
-                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+            if evidence.won_by is not None:
+                return self._won_level(level, attempt, timing, evidence.won_by, sighting, solution, before)
             if gone is not None:
                 raise gone
-            log.info("level %d: %d cell(s) not taken; drawing it again", number, len(missing))
+            missing = {*evidence.cells, *(cell for join in evidence.joins for cell in join)}
+            log.info(
+                "level %d: %d cell(s), %d join(s) not shown; drawing it again",
+                number, len(evidence.cells), len(evidence.joins),
+            )  # fmt: skip
             moved = self._found_again(sighting)
             if moved is None and not self._dots_in_place(sighting, before)[0]:
                 # The level is gone: the game may be over, or (after a fast try) say it was won.
@@ -366,10 +313,8 @@ class AutoClear:
                 if over is not None:
                     raise GameOver(f"the game is over: {over}")
                 if probing and says_won(words, self._words_before(sighting, geometry)):
-                    self.tuner.worked()
                     self._dialog_seen = True
-                    self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
-                    return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+                    return self._won_level(level, attempt, timing, "message", sighting, solution, before)
             if self.tuner is not None and self.tuner.dropped():
                 # Too fast for this game: one rung slower.
                 settings = self.tuner.settings
@@ -378,29 +323,45 @@ class AutoClear:
                 # The board moved (a banner, a resize): draw where it is now.
                 sighting, geometry = moved, moved.geometry
                 self._fence(geometry, moved.frame, puzzle)
-            # Only the flows with a cell not taken: pressing a dot restarts its flow, and a level
-            # whose last flow is fixed is won at once (a new level may come before another press).
-            broken = {color for color, path in enumerate(solution.paths) if set(path) & set(missing)}
+            # Only the flows with a cell or join not shown: pressing a dot restarts its flow, and a
+            # level whose last flow is fixed is won at once (a new level may come before another press).
+            broken = {color for color, path in enumerate(solution.paths) if set(path) & missing}
+            if len(broken) < was_broken and attempt + 1 == attempts:
+                attempts = min(most, attempts + 1)
+            was_broken = len(broken)
             strokes = [
                 stroke for stroke in plan_strokes(solution, geometry, settings) if stroke.color in broken
             ] or plan_strokes(solution, geometry, settings)
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
-        report.levels.append(
-            LevelResult(number, puzzle.size, len(puzzle.colors), False, attempts - 1, timing)
-        )
-        cells = "; ".join(cell_name(cell) for cell in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        report.levels.append(LevelResult(*level, False, attempt, timing, "", evidence.cells, evidence.joins))
         raise AutoClearError(
-            f"level {number} ({puzzle.size}) was drawn {'twice' if attempts == 2 else f'{attempts} times'} "
-            "but the game did not take it: "
-            f"{len(missing)} cell(s) still empty ({cells})"
+            f"level {number} ({puzzle.size}) was drawn {'twice' if attempt == 1 else f'{attempt + 1} times'} "
+            f"but the game did not take it: {not_shown(evidence)}"
         )
+
+    def _won_level(
+        self,
+        level: tuple[int, str, int],
+        attempt: int,
+        timing: Timing,
+        won_by: str,
+        sighting: Sighting,
+        solution: Solution,
+        before: np.ndarray,
+    ) -> LevelResult:
+        """A level won on evidence: the tuner told, the level kept to tell it from the next one."""
+        if self.tuner is not None:
+            self.tuner.worked()
+        self._won = WonLevel(sighting.geometry, solution, sighting.reading.seen_rgb, before)
+        return LevelResult(*level, True, attempt, timing, won_by)
 
     def _solved(self, number: int, sighting: Sighting, report: Report) -> tuple[Sighting, Solution]:
         """Solve the board read; a board with no solution is most likely misread, so look again a few
-        times before giving up, and save the picture with what was read drawn on it."""
-        pressed = False
+        times before giving up (pressing on only from a dialog that says its level was won, see
+        _close_win_dialog), and save the picture with what was read drawn on it."""
+        closed = False
         for look in range(MISREAD_LOOKS + 1):
             result = solve(sighting.reading.puzzle, timeout=10)
             if result.solution is not None:
@@ -408,11 +369,11 @@ class AutoClear:
             log.info(
                 "level %d read as %s has no solution; looking again", number, sighting.reading.puzzle.size
             )
-            if look == MISREAD_LOOKS - 1 and not pressed and not self.dry_run:
-                # Still no solution: perhaps a level's win is showing over its board (a dialog or a
-                # button covering dots). Press what moves on, once, and read what comes.
-                pressed = True
-                following = self._press_controls(sighting.rows, sighting.geometry)
+            if look == MISREAD_LOOKS - 1 and not closed and not self.dry_run:
+                # Perhaps a won level's dialog is over the board: only its own button, only when it
+                # says the level was won.
+                closed = True
+                following = self._close_win_dialog()
                 if following is not None:
                     sighting = following
                     continue
@@ -428,8 +389,10 @@ class AutoClear:
         )
         raise AutoClearError(
             f"level {number}: the board read as {puzzle.size} with {len(puzzle.colors)} colours has "
-            f"{result.status} status, so it was most likely misread (what was read is drawn on the saved "
-            "picture); try --region around the game window or `flowbot calibrate --check`"
+            f"{result.status} status, so it was most likely misread or covered (a level already drawn, a "
+            "popup over it; what was read is drawn on the saved picture); nothing but a win dialog's own "
+            "button is pressed to move on, as that could skip a level never played; try --region around "
+            "the game window or `flowbot calibrate --check`"
         )
 
     def _fence(self, geometry: Geometry, frame: Frame, puzzle: Puzzle) -> None:
@@ -519,10 +482,16 @@ class AutoClear:
         before: np.ndarray,
         timeout: float | None = None,
         words: bool = True,
-    ) -> list[Cell]:
-        """After drawing: [] when the game took the level (the board, wherever it is now, shows every
-        flow; a win dialog or message; or a new level already), else the cells still not taken after
-        `timeout` seconds (default: verify_timeout). Without `words`, no look for a win message (OCR)."""
+        joins: JoinLooks | None = None,
+    ) -> Evidence:
+        """After drawing: what shows the level won, looked for until `timeout` seconds (default:
+        verify_timeout): every join of the solution on the board, where it was or wherever it is now;
+        else a win signal that was not on the frame the board was read from (a dialog, win words, a
+        new level in its place). Nothing else counts: a control or text already showing before drawing
+        says nothing about this level. Without `words`, no look for a win message (OCR).
+
+        before : centre_colours of the board before drawing; joins : join_colours before drawing
+        """
         start = time.monotonic()
         deadline = start + (self.verify_timeout if timeout is None else timeout)
         # A game busy catching up with the strokes still changes its picture: judge only once it
@@ -531,77 +500,108 @@ class AutoClear:
         last_board: np.ndarray | None = None
         rows = sighting.rows
         flow_rgb = sighting.reading.seen_rgb
-        missing: list[Cell] = [cell for path in solution.paths for cell in path[1:-1]]
-        cells = len(missing)
+        if joins is None:
+            joins = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution, flow_rgb)
         self._dialog_seen = False
         window = self._window(sighting.geometry)
         looked_for_words = not words
+        looked_for_controls = False
+        dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
         while True:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
-            # The level's cells where the board was...
-            missing = missing_cells(frame.pixels, old, solution, flow_rgb, before)
+            # Every join where the board was...
+            shown = join_colours(frame.pixels, old, solution, flow_rgb)
+            missing = missing_joins(shown, joins, solution, flow_rgb)
             if not missing:
-                return []
-            if find_next_button(frame.pixels, old) is not None or flow_dialog_in(frame, window):
+                return Evidence("joins")
+            if self._new_dialog(frame, old, window, sighting):
                 self._dialog_seen = True
-                return []
-            # ...or wherever the board is now (a win banner may have pushed it down).
+                return Evidence("dialog")
             try:
                 seen = read_puzzle(frame.pixels)
             except CaptureError:
                 seen = None
-            if (
-                seen is not None
-                and seen.puzzle.to_rows() != rows
-                and not self._half_drawn(frame, old, sighting, solution, before, missing)
-            ):
-                if len(missing) <= cells // 2:
-                    # Most of the solution still shows where it was drawn: the level, partly covered
-                    # by what the game put over it (a dialog, a button), read as another board.
-                    self._dialog_seen = True
-                else:
+            in_place = same_level_showing(centre_colours(frame.pixels, old), before, dots)
+            if seen is not None and seen.puzzle.to_rows() != rows:
+                # Another board read: a new level only where the level's dots no longer show (else it
+                # is this level misread, half drawn or under something) and it has a solution.
+                if not in_place and solve(seen.puzzle, timeout=2).solution is not None:
                     self._moved_on = True
-                return []
-            if seen is not None and seen.geometry != old:
-                moved = missing_cells(frame.pixels, seen.geometry, solution, flow_rgb, before)
+                    return Evidence("new level")
+            elif seen is not None and seen.geometry != old:
+                # ...or wherever the board is now (a win banner may have pushed it down).
+                shown = join_colours(frame.pixels, seen.geometry, solution, flow_rgb)
+                moved = missing_joins(shown, joins, solution, flow_rgb)
                 if not moved:
-                    return []
+                    return Evidence("joins")
                 missing = moved if len(moved) < len(missing) else missing
             # Most of the board hidden (something over it), or time is up: look for a win message in
-            # words ("You won!", "Level complete"), once: OCR costs a few hundred milliseconds.
+            # words ("You won!", "Level complete") that was not there before, once: OCR costs a few
+            # hundred milliseconds.
             board = _board_pixels(frame, sighting.geometry)
             settled = last_board is not None and np.array_equal(board, last_board)
             last_board = board
             now = time.monotonic()
             late = (now > deadline and settled) or now > latest
-            if not looked_for_words and (late or (seen is None and len(missing) > cells // 2)):
-                looked_for_words = True
-                if says_won(read_words(self.screen.grab(window).pixels), self._words_before(sighting)):
+            if not looked_for_controls and (late or not in_place):
+                # A button that moves on, new since the board was read, over or beside the board.
+                looked_for_controls = True
+                if self._new_button(sighting, window):
                     self._dialog_seen = True
-                    return []
+                    return Evidence("dialog")
+            if not looked_for_words and (late or (seen is None and not in_place)):
+                looked_for_words = True
+                shown_words = read_words(self.screen.grab(window).pixels)
+                over = game_over_message(shown_words)
+                if over is not None:  # "Time's up! 5 levels solved": the end, not this level's win
+                    raise GameOver(f"the game is over: {over}")
+                if says_won(shown_words, self._words_before(sighting)):
+                    self._dialog_seen = True
+                    return Evidence("message")
             if late:
-                return missing
+                cells = missing_cells(frame.pixels, old, solution, flow_rgb, before)
+                return Evidence(None, tuple(cells), tuple(missing))
             self.sleep(POLL)
 
-    def _half_drawn(
-        self,
-        frame: Frame,
-        old: Geometry,
-        sighting: Sighting,
-        solution: Solution,
-        before: np.ndarray,
-        missing: list[Cell],
-    ) -> bool:
-        """True when the frame shows the level itself, some of its cells not taken (still empty, or
-        another flow's) and its dots where they were: a board read differently from it is this level
-        misread while half drawn (a game that dropped moves), not a new level nor one under a dialog."""
-        now = centre_colours(frame.pixels, old)
-        dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
-        if not same_level_showing(now, before, dots):
+    def _new_button(self, sighting: Sighting, window: Region | None) -> bool:
+        """True when the game's window shows a push button labelled to move on ("Next Level") that
+        was not there when the board was read (a look with OCR, taken once per verdict)."""
+        frame = self.screen.grab(window)
+        before = _cut(sighting.frame, window or Region(frame.left, frame.top, *frame.pixels.shape[1::-1]))
+        if before.shape != frame.pixels.shape:
+            return False  # the board was read from a part of the screen not holding the window
+        board = sighting.geometry.shifted(-frame.left, -frame.top)
+        found = new_move_on_buttons(frame.pixels, before, board)
+        if found:
+            log.info("a new button %r showed after drawing", found[0].label)
+        return bool(found)
+
+    def _new_dialog(self, frame: Frame, board: Geometry, window: Region | None, sighting: Sighting) -> bool:
+        """True when a Flow-style dialog button shows on the frame (over the board or in the game's
+        window), did not on the frame the board was read from (a "Next Level" always showing beside
+        the board is no win), and its label says to move on (an outline of grid cells, changed by the
+        pipes drawn in it, is no dialog)."""
+        button = _dialog_button(frame, board, window)
+        if button is None:
             return False
-        owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
-        return bool(not_taken(now, before, sighting.reading.seen_rgb, owner, missing))
+        if self._dialog_before is None or self._dialog_before[0] is not sighting.frame:
+            was = sighting.frame
+            showed = _dialog_button(was, sighting.reading.geometry, window) is not None
+            self._dialog_before = (was, showed)
+        if self._dialog_before[1]:
+            return False
+        box = (button.left, button.top, button.width, button.height)
+        if self._dialog_moves_on is None or self._dialog_moves_on[0] != box:
+            # The control that moved on last time, showing where it was, needs no reading (OCR, which
+            # a dialog that closes by itself may not wait for).
+            if self.control is not None and self.control.shows_in(frame):
+                moves_on = True
+            else:
+                label = _label_on(frame.pixels, button)
+                moves_on = bool(label_score(label)) and not is_forbidden(label)
+            self._dialog_moves_on = (box, moves_on)
+        return self._dialog_moves_on[1]
 
     def _words_before(self, sighting: Sighting, geometry: Geometry | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only
@@ -619,19 +619,6 @@ class AutoClear:
         old = sighting.geometry.shifted(-frame.left, -frame.top)
         dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
         return same_level_showing(centre_colours(frame.pixels, old), before, dots), frame
-
-    def _not_taken(self, sighting: Sighting, solution: Solution, before: np.ndarray) -> list[Cell]:
-        """The level's cells not drawn (empty, or another flow's) while its dots still show where they
-        were (the level is still there, whatever the verdict read into a half-drawn board), else []."""
-        in_place, frame = self._dots_in_place(sighting, before)
-        if not in_place:
-            return []
-        old = sighting.geometry.shifted(-frame.left, -frame.top)
-        missing = missing_cells(frame.pixels, old, solution, sighting.reading.seen_rgb, before)
-        owner = {cell: color for color, path in enumerate(solution.paths) for cell in path}
-        now = centre_colours(frame.pixels, old)
-        # Cells under a button or a message over a won board do not count; empty or wrong ones do.
-        return not_taken(now, before, sighting.reading.seen_rgb, owner, missing)
 
     def _game_over(self, geometry: Geometry | None) -> str | None:
         """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a
@@ -683,7 +670,7 @@ class AutoClear:
         board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
         refused: list[str] = []
         for control in next_controls(frame.pixels, board, refused):
-            if len(tried) >= MAX_CONTROLS_TRIED:
+            if len(tried) >= MAX_CONTROLS_TRIED or self._changed_since(frame, window, tried):
                 break
             x, y = control.center
             came = self._try((x + frame.left, y + frame.top), previous, window)
@@ -692,11 +679,20 @@ class AutoClear:
                 log.info("moved on with %s %r", control.kind, control.label)
                 return came
             tried.append(repr(control.label))
-        if self.next_button is not None:
+        if self.next_button is not None and not self._changed_since(frame, window, tried):
             came = self._try(self.next_button, previous, window)
             if came is not None:
                 return came
             tried.append("the profile's next_button")
+        if self._changed_since(frame, window, tried):
+            came = self.wait_for_board(previous, timeout=self.settle_timeout)
+            if came is None:
+                self.last_reason = (
+                    f"after pressing {', '.join(tried)} the game's window changed but no new level "
+                    "could be read; nothing more was pressed (a second control could skip a level "
+                    "never played)"
+                )
+            return came
         came = self.wait_for_board(previous, timeout=self.settle_timeout if not tried else 0.0)
         if came is not None:
             return came
@@ -716,6 +712,18 @@ class AutoClear:
             )
         return None
 
+    def _changed_since(self, frame: Frame, window: Region | None, tried: list[str]) -> bool:
+        """True when a control was pressed and the window no longer looks as on `frame`, where the
+        controls were found: the press did something (the dialog closed, a level loading), so the
+        won level may be gone and another control could skip the level now showing."""
+        if not tried or self.dry_run:
+            return False
+        now = self.screen.grab(window)
+        if now.pixels.shape != frame.pixels.shape:
+            return True
+        differs = np.abs(now.pixels.astype(np.int16) - frame.pixels.astype(np.int16)).max(axis=2) > CHANGED_BY
+        return float(np.mean(differs)) > CHANGED_SHARE
+
     def _try(self, target: tuple[float, float], previous: list[str] | None, window: Region | None):
         """Click a control and wait for a new board."""
         if self.dry_run:
@@ -724,10 +732,16 @@ class AutoClear:
         return self.wait_for_board(previous, timeout=CONTROL_WAIT)
 
     def _click(self, target: tuple[float, float], window: Region | None) -> None:
-        """Click at a screen point, the fence opened to the window for the click (controls may lie
-        beyond the board's surroundings) and put back after."""
+        """Click at a screen point, once the guard has seen it on a window of the game; the fence
+        opened to the window for the click (controls may lie beyond the board's surroundings) and put
+        back after."""
         if self.dry_run:
             return
+        guard = getattr(self.pointer, "guard", None)
+        if guard is not None and hasattr(guard, "check_point"):
+            guard.check_point(*target)  # on a window of the game, never the desktop or another program
+        else:
+            check_on_a_window(self.windows, *target)  # the game's window not known yet: not the desktop
         bounds = getattr(self.pointer, "bounds", None)
         if window is not None and bounds is not None and self.region is None:
             self.pointer.bounds = window
@@ -757,13 +771,29 @@ class AutoClear:
             log.warning("could not save the failure screenshot: %s", error)
 
 
-def flow_dialog_in(frame: Frame, window: Region | None) -> bool:
-    """True when a Flow-style dialog button shows anywhere in the game's window on the frame (a dialog
-    wider than a small board); the window is cut from the frame just taken, not captured again."""
-    if window is None:
-        return False
+def _dialog_button(frame: Frame, board: CellMap, window: Region | None) -> Button | None:
+    """A Flow-style dialog button on a frame, over the board (`board` in the frame's pixels) or
+    anywhere in the game's window (a dialog wider than a small board), in the frame's pixels."""
+    button = find_next_button(frame.pixels, board)
+    if button is not None or window is None:
+        return button
     part = _cut(frame, window)
-    return part.size > 0 and find_next_button(part) is not None
+    found = find_next_button(part) if part.size else None
+    if found is None:
+        return None
+    dx, dy = max(0, window.left - frame.left), max(0, window.top - frame.top)
+    return Button(found.left + dx, found.top + dy, found.width, found.height)
+
+
+def _label_on(pixels: np.ndarray, button: Button) -> str:
+    """The label read (OCR) inside a button's outline."""
+    inset = max(2, min(button.width, button.height) // 8)
+    return read_line(
+        pixels[
+            button.top + inset : button.top + button.height - inset,
+            button.left + inset : button.left + button.width - inset,
+        ]
+    )
 
 
 def _cut(frame: Frame, window: Region | None) -> np.ndarray:
@@ -807,108 +837,6 @@ def _warm_up() -> None:
         frame[y - 10 : y + 10, x - 10 : x + 10] = (0, 0, 230) if y == 20 else (230, 0, 0)
     with contextlib.suppress(FlowbotError):
         solve(read_puzzle(frame).puzzle)
-
-
-def run_auto_clear(
-    *,
-    count: int | None,
-    region: Region | None,
-    dry_run: bool,
-    settings: PointerSettings,
-    artifacts: str | None,
-    as_json: bool,
-    out,
-    err,
-    profile=None,
-    tune: bool = False,
-) -> int:
-    """Play the game on the real screen with the real mouse, print the summary, and return the exit code.
-    With `tune` (no pointer flag given), the pointer settings are tuned to the game as it plays."""
-    import json
-
-    from flowbot.act.tuning import start_tuner
-    from flowbot.modes.live import game_on_screen
-    from flowbot.modes.variant_clear import VariantClear, live_loop
-
-    region = region or (profile.region if profile else None)
-    with game_on_screen(region, dry_run=dry_run) as game:
-        loop = live_loop(
-            game.screen,
-            game.pointer,
-            settings,
-            region,
-            count,
-            dry_run,
-            artifacts_folder(artifacts),
-            windows=game.windows,
-        )
-        if tune and not dry_run and not isinstance(loop, VariantClear):
-            loop.tuner = start_tuner(settings, on_proven=_saver(profile))
-        if profile is not None:
-            loop.advance, loop.next_button, loop.arrow_button = (
-                profile.advance,
-                profile.next_button,
-                profile.arrow_button,
-            )
-        progress = Progress(count or 0, "auto-clear", err)
-        report = loop.run(progress)
-        _remember_control(profile, loop.control)
-        progress.close()
-    if as_json:
-        record = {
-            "levels": len(report.levels),
-            "cleared": report.cleared,
-            "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
-            "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
-            "per_level_ms": [
-                {part: round(ms, 1) for part, ms in level.timing.split_ms().items()}
-                for level in report.levels
-            ],
-            "pointer": report.pointer,
-            "stopped": report.stopped,
-            "failure_image": report.failure_image,
-        }
-        out.write(json.dumps(record) + "\n")
-    else:
-        out.write(report.summary() + "\n")
-    if report.halt is not None:
-        raise report.halt  # after the summary: the CLI adds its one line and the stop's own exit status
-    short = count is not None and report.cleared < count
-    failed = any(not level.cleared for level in report.levels) or not report.levels or short
-    return AutoClearError.exit_code if failed else 0
-
-
-def _remember_control(profile, control: RememberedControl | None) -> None:
-    """Keep the control that moved the game on in the profile in use, when it names none yet: the
-    next run presses it when it finds no control on screen."""
-    if profile is None or control is None or profile.next_button is not None:
-        return
-    from flowbot.profiles import update_profile
-
-    point = (round(control.center[0]), round(control.center[1]))
-    try:
-        path = update_profile(profile, next_button=point)
-        log.info("saved the control %r at %s in %s", control.label, point, path)
-    except FlowbotError as error:
-        log.warning("could not save the next-level control in the profile: %s", error)
-
-
-def _saver(profile) -> Callable | None:
-    """What keeps tuned pointer settings: the profile in use, saved again with them (None: no profile)."""
-    if profile is None:
-        return None
-
-    def save(rung) -> None:
-        """Save the profile with the rung's settings; a failure to save does not stop the run."""
-        from flowbot.profiles import save_tuned
-
-        try:
-            path = save_tuned(profile, rung.settings)
-            log.info("saved pointer settings %r in %s", rung.name, path)
-        except FlowbotError as error:
-            log.warning("could not save the tuned pointer settings: %s", error)
-
-    return save
 
 
 def parse_region(text: str) -> Region:

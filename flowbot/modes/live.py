@@ -36,7 +36,8 @@ def _opened(region: Region | None, *, dry_run: bool) -> Iterator[LiveGame]:
     window list; all closed on the way out, however the run ends."""
     from flowbot.act.pointer import RecordingPointer, open_pointer
     from flowbot.capture.monitors import look_at_the_game
-    from flowbot.capture.screen import MssScreen, X11Windows
+    from flowbot.capture.screen import MssScreen
+    from flowbot.live.windows import GameWindows
 
     screen = MssScreen()
     windows = None
@@ -45,7 +46,7 @@ def _opened(region: Region | None, *, dry_run: bool) -> Iterator[LiveGame]:
         look_at_the_game(screen, region)  # the monitor with the board (several monitors)
         bounds = region or screen.bounds
         pointer = RecordingPointer() if dry_run else open_pointer(screen, bounds)  # HiDPI: measured, probed
-        windows = None if dry_run else X11Windows.open(pointer.space.box_from_pointer)
+        windows = None if dry_run else GameWindows.open(pointer.space.box_from_pointer)
         yield LiveGame(screen, pointer, windows)
     finally:
         screen.close()

@@ -16,7 +16,6 @@ import numpy as np
 
 from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
 from flowbot.act.pointer import Pointer
-from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import says_won
 from flowbot.capture.ocr import read_words
 from flowbot.capture.screen import Region, Screen
@@ -32,7 +31,6 @@ from flowbot.modes.auto_clear import (
     Report,
     Sighting,
     Timing,
-    flow_dialog_in,
 )
 from flowbot.solve.sat import solve
 
@@ -120,11 +118,11 @@ class VariantClear(AutoClear):
             if self.dry_run:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             started = time.perf_counter()
-            taken = self.taken(sighting)
+            won_by = self.taken(sighting)
             verify_ms += (time.perf_counter() - started) * 1000
             timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
-            if taken:
-                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
+            if won_by is not None:
+                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing, won_by)
             log.info("level %d (%s): not taken; drawing it again", number, puzzle.kind)
         self._save_failure(report, self.screen.grab(self.region), f"level-{number}-not-verified")
         report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, DRAWS - 1, timing))
@@ -133,32 +131,37 @@ class VariantClear(AutoClear):
             "take it (no win dialog, message or new level)"
         )
 
-    def taken(self, sighting: Sighting) -> bool:
-        """After drawing: True once the game shows its win (a dialog, a next button over the board, a
-        new level) within the verify timeout, or says so in words at the end of it."""
+    def taken(self, sighting: Sighting) -> str | None:
+        """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or
+        a new level that was not there when the board was read; win words that were not, at the end
+        of it), None when nothing did. A dialog or words already showing before drawing are no win."""
         deadline = time.monotonic() + self.verify_timeout
         window = self._window(sighting.geometry)
         self._dialog_seen = False
         while True:
             frame = self.screen.grab(self.region)
             board = sighting.geometry.shifted(-frame.left, -frame.top)
-            if find_next_button(frame.pixels, board) is not None or flow_dialog_in(frame, window):
+            if self._new_dialog(frame, board, window, sighting):
                 self._dialog_seen = True
-                return True
+                return "dialog"
             try:
                 seen = self.read(frame.pixels)
             except CaptureError:
                 seen = None
-            if seen is not None and seen.puzzle.to_rows() != sighting.rows:
+            if (
+                seen is not None
+                and seen.puzzle.to_rows() != sighting.rows
+                and solve(seen.puzzle, timeout=2).solution is not None
+            ):
                 self._moved_on = True  # the game went on by itself
-                return True
+                return "new level"
             if time.monotonic() > deadline:
                 break
             self.sleep(POLL)
         if says_won(read_words(self.screen.grab(window).pixels), self._words_before(sighting)):
             self._dialog_seen = True
-            return True
-        return False
+            return "message"
+        return None
 
     def _solved(self, number: int, sighting: Sighting, report: Report) -> tuple[Sighting, Solution]:
         """Solve the board read, looking again a few times when it has no solution (a misread)."""

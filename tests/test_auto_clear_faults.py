@@ -1,0 +1,65 @@
+"""The live loop against a game that loses input, in-process: whatever the game drops, a level the
+bot counts as cleared is one the game counted as solved (no false wins), and its `won_by` says why."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from flowbot.act.plan import PointerSettings
+from flowbot.generate.levels import make_level
+from flowbot.modes.auto_clear import AutoClear
+from tests.simulated_game import SimulatedGame
+
+FAST = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+
+
+@pytest.fixture(scope="module")
+def levels():
+    """Five 6x6 levels."""
+    return [make_level(6, 6, 5, random.Random(100 + seed)).puzzle for seed in range(5)]
+
+
+class FaultyGame(SimulatedGame):
+    """The game losing input: each motion with probability `lossy`, or, with probability `last_step`,
+    the move of a stroke that reaches a dot other than the one it started on."""
+
+    def __init__(self, levels, *, lossy: float = 0.0, last_step: float = 0.0, seed: int = 1) -> None:
+        super().__init__(levels)
+        self.lossy, self.last_step, self.random = lossy, last_step, random.Random(seed)
+        self.start = None
+
+    def down(self) -> None:
+        """A press: remember the cell the stroke starts on."""
+        self.start = self.layout.geometry.cell_at(self.x, self.y)
+        super().down()
+
+    def move(self, x: float, y: float) -> None:
+        """Motion, sometimes lost."""
+        if self.held:
+            cell = self.layout.geometry.cell_at(x, y)
+            dots = {dot for pair in self.session.levels[self.session.index].endpoints for dot in pair}
+            if self.random.random() < self.lossy:
+                self.x, self.y = x, y
+                return
+            if cell in dots and cell != self.start and self.random.random() < self.last_step:
+                self.x, self.y = x, y
+                return
+        super().move(x, y)
+
+
+@pytest.mark.parametrize("fault", [{"lossy": 0.05}, {"lossy": 0.2}, {"last_step": 0.3}], ids=str)
+def test_no_level_is_claimed_that_the_game_did_not_take(levels, tmp_path, fault):
+    game = FaultyGame(levels, **fault)
+    loop = AutoClear(game, game, FAST, None, 5, artifacts=tmp_path, sleep=lambda s: None,
+                     settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
+    report = loop.run()
+    solved = [result.solved for result in game.results] + [game.session.board.complete]
+    for level in report.levels:
+        if level.cleared:
+            assert solved[level.number - 1], f"level {level.number} claimed ({level.won_by}), not taken"
+            assert level.won_by in ("joins", "dialog", "message", "new level")
+        else:
+            assert level.missing_cells or level.missing_joins
+    assert report.cleared <= sum(solved)
