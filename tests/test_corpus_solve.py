@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from flowbot.formats import load_puzzles
-from flowbot.solve.check import check_paths
+from flowbot.solve.check import check_paths, touches_itself
 from flowbot.solve.sat import solve
 from tests.conftest import SHARED
 
@@ -71,3 +71,14 @@ def test_janko_156_has_two_solutions(corpus):
     result = solve(puzzle, unique=True)
     assert result.status == "solved" and result.strict
     assert result.unique is False
+
+
+def test_janko_198_needs_touching_pairs_banned_during_the_search(corpus):
+    # The strict "side by side means joined" rule is added only where a model breaks it: on this
+    # 17x17 the first models run paths alongside themselves, and the answer must still be strict.
+    puzzle = load_puzzles(corpus / "thomasahle__numberlink/puzzles/janko")[197]
+    result = solve(puzzle, unique=True)
+    assert result.status == "solved" and result.strict and result.unique
+    assert result.touch_cuts > 0
+    assert check_paths(puzzle, result.solution.paths) == []
+    assert not any(touches_itself(path) for path in result.solution.paths)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -125,6 +126,25 @@ def test_loops_are_found_in_a_model():
     paths, cycles = encoding.paths_and_cycles(model)
     assert paths == [[(0, 0), (0, 1), (0, 2)]]
     assert len(cycles) == 1 and len(cycles[0]) == 6
+
+
+def test_touching_cuts_ban_side_by_side_cells_of_one_colour():
+    # A fills the 3x3 board in one path that comes back beside itself: (0,1) and (1,2) lie next to
+    # (1,1) without being joined to it, which the strict rule forbids.
+    encoding = _Encoding(Puzzle.from_rows(["A..", "...", "A.."]), strict=True, binary=True)
+    path = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (1, 1), (1, 0), (2, 0)]
+    joined = {frozenset(pair) for pair in pairwise(path)}
+    model = [-var for var in range(1, encoding.variables + 1)]  # every free cell has colour code 0
+    for var, (i, j) in enumerate(encoding.edges, start=1):
+        if frozenset((encoding.cells[i], encoding.cells[j])) in joined:
+            model[var - 1] = var
+    cuts = encoding.touching_cuts(model)
+    banned = set()
+    for clause in cuts:
+        assert all(model[abs(lit) - 1] == -lit for lit in clause)  # the model breaks every cut
+        i, j = encoding.edges[clause[0] - 1]
+        banned.add(frozenset((encoding.cells[i], encoding.cells[j])))
+    assert banned == {frozenset({(0, 1), (1, 1)}), frozenset({(1, 1), (1, 2)})}
 
 
 @pytest.mark.parametrize("colors", ["binary", "one-hot"])

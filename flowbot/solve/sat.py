@@ -32,6 +32,7 @@ class SolveResult:
     strict: bool = True
     seconds: float = 0.0
     loop_cuts: int = 0
+    touch_cuts: int = 0
     variables: int = 0
     clauses: int = 0
 
@@ -55,6 +56,7 @@ class _Encoding:
         self.strict = strict
         self.binary = binary
         self.clauses: list[list[int]] = []
+        self.side_by_side: list[tuple[int, int, int]] = []
         self.trivially_unsat = False
         self._index_cells()
         self._make_edges()
@@ -122,11 +124,6 @@ class _Encoding:
             i = index[(*a, axis)] if puzzle.is_bridge(a) else index[a]
             j = index[(*b, axis)] if puzzle.is_bridge(b) else index[b]
             yield i, j
-
-    def _new_var(self) -> int:
-        """A fresh auxiliary variable."""
-        self.variables += 1
-        return self.variables
 
     def _encode(self) -> None:
         """Build every clause: degrees, colours along edges, strict rules and corners."""
@@ -215,12 +212,10 @@ class _Encoding:
                 add([-e, -(bi + b), bj + b])
                 add([-e, bi + b, -(bj + b)])
             if self.strict:
-                # Not joined means some bit differs: one auxiliary "differs" variable per bit.
-                differs = [self._new_var() for _ in bits]
-                add([e, *differs])
-                for b, d in zip(bits, differs, strict=True):
-                    add([-d, bi + b, bj + b])
-                    add([-d, -(bi + b), -(bj + b)])
+                # "Not joined means some bit differs" cost 2 * width + 1 clauses and width variables
+                # per pair, most of the CNF; the corner rule leaves it almost never needed, so it is
+                # added only for a pair a model shows touching (touching_cuts).
+                self.side_by_side.append((e, i, j))
 
     def _exactly(self, lits: list[int], count: int) -> None:
         """Exactly `count` (1 or 2) of the literals are true, as plain clauses."""
@@ -307,6 +302,21 @@ class _Encoding:
                         continue
                     away = [e for e in incident[d] if e not in (edge_var[(d, a)], edge_var[(d, b)])]
                     add([-ua, -ub, *away])
+
+    def touching_cuts(self, model: list[int]) -> list[list[int]]:
+        """Clauses banning each pair of side-by-side free cells the model gives one colour unjoined."""
+        cuts = []
+        width, base = self.width, self.color_base
+        for e, i, j in self.side_by_side:
+            if model[e - 1] > 0:
+                continue
+            bi, bj = base[i] - 1, base[j] - 1
+            code_i = model[bi : bi + width]
+            if all((a > 0) == (b > 0) for a, b in zip(code_i, model[bj : bj + width], strict=True)):
+                # The same code on j: these two cells never share this colour unless joined.
+                spelled_j = [bj + 1 + b if lit > 0 else -(bj + 1 + b) for b, lit in enumerate(code_i)]
+                cuts.append([e, *(-lit for lit in code_i), *(-lit for lit in spelled_j)])
+        return cuts
 
     def paths_and_cycles(self, model: list[int]) -> tuple[list[list[Cell]], list[list[int]]]:
         """Read the paths from a model, and the edge variables of every loop that touches no endpoint."""
@@ -411,7 +421,7 @@ def _solve_with(
         try:
             paths = search.next_solution()
             if paths is None:
-                return SolveResult("unsolvable", strict=strict, loop_cuts=search.cuts, **sizes)
+                return SolveResult("unsolvable", strict=strict, **search.counts(), **sizes)
             solution = Solution(puzzle, tuple(tuple(path) for path in paths))
             is_unique = None
             if unique:
@@ -419,8 +429,8 @@ def _solve_with(
                 is_unique = search.next_solution() is None
         except _TimedOut:
             # A solution found before the deadline is kept; only the uniqueness check ran out.
-            return SolveResult("timeout", solution, None, strict, loop_cuts=search.cuts, **sizes)
-        return SolveResult("solved", solution, is_unique, strict, loop_cuts=search.cuts, **sizes)
+            return SolveResult("timeout", solution, None, strict, **search.counts(), **sizes)
+        return SolveResult("solved", solution, is_unique, strict, **search.counts(), **sizes)
 
 
 # Clauses handed to the solver at once while Ctrl-C is held back: small enough to answer it quickly.
@@ -481,6 +491,7 @@ class _Search:
         self.encoding = encoding
         self.deadline = deadline
         self.cuts = 0
+        self.touch_cuts = 0
 
     def next_solution(self) -> list[list[Cell]] | None:
         """The paths of the next loop-free model, or None when there is none; raises _TimedOut."""
@@ -488,13 +499,24 @@ class _Search:
             satisfiable = self._run()
             if not satisfiable:
                 return None
-            paths, cycles = self.encoding.paths_and_cycles(self.solver.get_model())
+            model = self.solver.get_model()
+            touching = self.encoding.touching_cuts(model)
+            if touching:
+                with _interrupts_held():
+                    self.solver.append_formula(touching)  # these cells never touch this way again
+                self.touch_cuts += len(touching)
+                continue
+            paths, cycles = self.encoding.paths_and_cycles(model)
             if not cycles:
                 return paths
             for cycle in cycles:
                 with _interrupts_held():
                     self.solver.add_clause([-var for var in cycle])  # this loop never comes back
                 self.cuts += 1
+
+    def counts(self) -> dict[str, int]:
+        """The clauses added while searching: loops cut and side-by-side pairs banned."""
+        return {"loop_cuts": self.cuts, "touch_cuts": self.touch_cuts}
 
     def block_last(self) -> None:
         """Rule out the paths found last: any other solution leaves out at least one of their edges."""
