@@ -183,3 +183,18 @@ def test_solver_agrees_with_brute_force(colors, rows, cols, flows, rng):
 
 def test_snake_boards_are_deterministic_for_a_seed():
     assert snake_board(random.Random(4), 6, 6) == snake_board(random.Random(4), 6, 6)
+
+
+def test_clauses_load_straight_into_glucose_and_keep_their_meaning():
+    from flowbot.solve.sat import _backend, _clause_loader
+
+    solver = _backend()(name="glucose4")
+    try:
+        add_all = _clause_loader(solver)
+        assert add_all != solver.append_formula  # the pinned pysat offers the C call: no fallback
+        add_all([[1, 2], [-1, 2], [-2, 3]])
+        assert solver.solve() and {2, 3} <= set(solver.get_model())
+        add_all([[-3]])
+        assert solver.solve() is False
+    finally:
+        solver.delete()
