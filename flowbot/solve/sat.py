@@ -194,29 +194,29 @@ class _Encoding:
             if owner[i] is None:
                 for cube in unused:  # no free cell takes a code that no colour has
                     add([-(base[i] + b) if value else base[i] + b for b, value in cube])
-        for i, j in self.edges:
-            e = self.edge_var[(i, j)]
-            if owner[i] is not None and owner[j] is not None:
-                if self.strict:
+        extend, strict, side_by_side = self.clauses.extend, self.strict, self.side_by_side
+        for e, (i, j) in enumerate(self.edges, start=1):
+            owner_i, owner_j = owner[i], owner[j]
+            if owner_i is not None and owner_j is not None:
+                if strict:
                     add([e])
                 continue
-            if owner[i] is not None or owner[j] is not None:
-                end, free = (i, j) if owner[i] is not None else (j, i)
-                spelled = is_code(base[free], owner[end])
-                for lit in spelled:
-                    add([-e, lit])
-                if self.strict:
-                    add([e] + [-lit for lit in spelled])
+            if owner_i is not None or owner_j is not None:
+                color, free = (owner_i, j) if owner_i is not None else (owner_j, i)
+                spelled = is_code(base[free], color)
+                extend([[-e, lit] for lit in spelled])
+                if strict:
+                    add([e, *(-lit for lit in spelled)])
                 continue
             bi, bj = base[i], base[j]
+            # Joined means every bit equal (the per-edge loop written out: it is most of the CNF).
             for b in bits:
-                add([-e, -(bi + b), bj + b])
-                add([-e, bi + b, -(bj + b)])
-            if self.strict:
+                extend(([-e, -bi - b, bj + b], [-e, bi + b, -bj - b]))
+            if strict:
                 # "Not joined means some bit differs" cost 2 * width + 1 clauses and width variables
                 # per pair, most of the CNF; the corner rule leaves it almost never needed, so it is
                 # added only for a pair a model shows touching (touching_cuts).
-                self.side_by_side.append((e, i, j))
+                side_by_side.append((e, i, j))
 
     def _exactly(self, lits: list[int], count: int) -> None:
         """Exactly `count` (1 or 2) of the literals are true, as plain clauses."""
@@ -242,38 +242,49 @@ class _Encoding:
         if n == 3:
             # Exactly two of three: any two hold a true one, and not all three are true.
             a, b, c = lits
-            add([a, b])
-            add([a, c])
-            add([b, c])
-            add([-a, -b, -c])
+            self.clauses.extend(([a, b], [a, c], [b, c], [-a, -b, -c]))
             return
         # Exactly two of four: any three hold a true one and a false one.
-        for skip in range(n):
-            rest = [lit for pos, lit in enumerate(lits) if pos != skip]
-            add(rest)
-            add([-lit for lit in rest])
+        a, b, c, d = lits
+        self.clauses.extend(
+            ([b, c, d], [-b, -c, -d], [a, c, d], [-a, -c, -d],
+             [a, b, d], [-a, -b, -d], [a, b, c], [-a, -b, -c])
+        )  # fmt: skip
 
     def _corners(self) -> None:
         """A path turning at a cell forces the free cell inside the turn to turn the same way."""
         add = self.clauses.append
-        index, edge_var, owner = self.index, self.edge_var, self.owner
-        for u, (row, col) in enumerate(self.cells):
+        owner = self.owner
+        # Cells by position on a grid with a border two cells wide, so every step stays inside it:
+        # list lookups instead of dict lookups of (row, col) tuples, the hot part of this loop.
+        pad = self.puzzle.cols + 4
+        size = (self.puzzle.rows + 4) * pad
+        free = [False] * size
+        position = [(row + 2) * pad + col + 2 for row, col in self.cells]
+        for u, p in enumerate(position):
+            free[p] = owner[u] is None
+        # right[p]: the edge from p to p + 1; down[p]: from p to p + pad (0: no edge).
+        right, down = [0] * size, [0] * size
+        for e, (i, j) in enumerate(self.edges, start=1):
+            p = position[i]
+            if position[j] == p + 1:
+                right[p] = e
+            else:
+                down[p] = e
+        for u, p in enumerate(position):
             if owner[u] is not None:
                 continue
             for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
-                a = index.get((row, col + dc))
-                b = index.get((row + dr, col))
-                d = index.get((row + dr, col + dc))
-                if a is None or b is None or d is None or owner[d] is not None:
+                d = p + dr * pad + dc
+                if not free[d]:
                     continue
-                ua, ub = edge_var.get((u, a)), edge_var.get((u, b))
-                if ua is None or ub is None:
+                ua = right[p] if dc == 1 else right[p - 1]
+                ub = down[p] if dr == 1 else down[p - pad]
+                if not ua or not ub:
                     continue
                 # The inside cell differs in colour from both arms, so it leaves the turn outward.
-                for away in ((row + dr, col + 2 * dc), (row + 2 * dr, col + dc)):
-                    w = index.get(away)
-                    dw = None if w is None else edge_var.get((d, w))
-                    add([-ua, -ub] if dw is None else [-ua, -ub, dw])
+                for dw in (right[d] if dc == 1 else right[d - 1], down[d] if dr == 1 else down[d - pad]):
+                    add([-ua, -ub, dw] if dw else [-ua, -ub])
 
     def _graph_corners(self) -> None:
         """The corner rule on any lattice: a path through a, u, b closes off every other common
