@@ -185,16 +185,28 @@ def test_snake_boards_are_deterministic_for_a_seed():
     assert snake_board(random.Random(4), 6, 6) == snake_board(random.Random(4), 6, 6)
 
 
-def test_clauses_load_straight_into_glucose_and_keep_their_meaning():
-    from flowbot.solve.sat import _backend, _clause_loader
+@pytest.mark.parametrize("make", ["adapter", "pysat"])
+def test_glucose_adapter_answers_as_pysat_does(make):
+    from pysat.solvers import Solver
 
-    solver = _backend()(name="glucose4")
+    from flowbot.solve.glucose import Glucose, solver_class
+
+    assert solver_class() is Glucose  # the pinned python-sat has every C function: no fallback
+    solver = Glucose() if make == "adapter" else Solver(name="glucose4")
     try:
-        add_all = _clause_loader(solver)
-        assert add_all != solver.append_formula  # the pinned pysat offers the C call: no fallback
-        add_all([[1, 2], [-1, 2], [-2, 3]])
-        assert solver.solve() and {2, 3} <= set(solver.get_model())
-        add_all([[-3]])
-        assert solver.solve() is False
+        solver.append_formula([[1, 2], [-1, 2], [-2, 3]])
+        assert solver.solve_limited(expect_interrupt=True) is True
+        assert {2, 3} <= set(solver.get_model())
+        # Seven pigeons in six holes: unsatisfiable, and far more than ten conflicts to prove it.
+        hole = {(pigeon, h): 10 + 6 * pigeon + h for pigeon in range(7) for h in range(6)}
+        solver.append_formula([[hole[(pigeon, h)] for h in range(6)] for pigeon in range(7)])
+        solver.append_formula(
+            [[-hole[(a, h)], -hole[(b, h)]] for h in range(6) for a in range(7) for b in range(a + 1, 7)]
+        )
+        solver.conf_budget(10)
+        assert solver.solve_limited(expect_interrupt=True) is None
+        solver.conf_budget(-1)
+        assert solver.solve_limited(expect_interrupt=True) is False
+        assert solver.get_model() is None
     finally:
         solver.delete()

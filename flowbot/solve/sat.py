@@ -6,10 +6,9 @@ import contextlib
 import signal
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations, pairwise, repeat
+from itertools import combinations, pairwise
 from typing import Literal
 
 from flowbot.errors import SolveError
@@ -413,10 +412,10 @@ def solve(
 
 
 def _backend():
-    """The python-sat Solver class, imported on first use: the import costs ~50 ms at start-up."""
-    from pysat.solvers import Solver
+    """The glucose4 solver class, imported on first use (flowbot.solve.glucose, or pysat's Solver)."""
+    from flowbot.solve.glucose import solver_class
 
-    return Solver
+    return solver_class()
 
 
 def _solve_with(
@@ -459,36 +458,13 @@ def _solver(clauses: Sequence[list[int]]) -> Iterator:
     with _interrupts_held():
         solver = _backend()(name=SOLVER_NAME)
     try:
-        add_all = _clause_loader(solver)
         for start in range(0, len(clauses), _CLAUSE_CHUNK):
             with _interrupts_held():
-                add_all(clauses[start : start + _CLAUSE_CHUNK])
+                solver.append_formula(clauses[start : start + _CLAUSE_CHUNK])
         yield solver
     finally:
         with _interrupts_held():
             solver.delete()
-
-
-def _clause_loader(solver) -> Callable[[Sequence[list[int]]], None]:
-    """A function adding clauses to `solver`: straight into glucose's C call when pysat allows it.
-
-    pysat's append_formula runs two Python calls per clause around the C one, a third of the time
-    of loading a board; map() over the C function itself runs no Python per clause. Any other
-    backend, or a pysat that names things differently, goes through append_formula.
-    """
-    handle = getattr(getattr(solver, "solver", None), "glucose", None)
-    try:
-        from pysolvers import glucose41_add_cl
-    except ImportError:
-        handle = None
-    if SOLVER_NAME != "glucose4" or handle is None:
-        return solver.append_formula
-
-    def add_all(clauses: Sequence[list[int]]) -> None:
-        """Add every clause in one pass of C calls (an unsatisfiable formula shows at the solve)."""
-        deque(map(glucose41_add_cl, repeat(handle), clauses), maxlen=0)
-
-    return add_all
 
 
 @contextlib.contextmanager
