@@ -210,3 +210,27 @@ def test_glucose_adapter_answers_as_pysat_does(make):
         assert solver.get_model() is None
     finally:
         solver.delete()
+
+
+def test_building_a_cnf_pauses_the_cycle_collector_and_restores_it(monkeypatch):
+    import gc
+
+    from flowbot.solve import sat
+
+    seen = []
+    original = sat._Encoding._encode
+
+    def spy(self):
+        seen.append(gc.isenabled())
+        original(self)
+
+    monkeypatch.setattr(sat._Encoding, "_encode", spy)
+    try:
+        gc.enable()
+        _Encoding(Puzzle.from_rows(["A.A"]), strict=True, binary=True)
+        assert seen == [False] and gc.isenabled()
+        gc.disable()  # a caller that had it off keeps it off
+        _Encoding(Puzzle.from_rows(["A.A"]), strict=True, binary=True)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
