@@ -320,13 +320,14 @@ class _Encoding:
         """Clauses banning each pair of side-by-side free cells the model gives one colour unjoined."""
         cuts = []
         width, base = self.width, self.color_base
+        true = [lit > 0 for lit in model]  # by variable - 1; slices of it compare in C
         for e, i, j in self.side_by_side:
-            if model[e - 1] > 0:
+            if true[e - 1]:
                 continue
             bi, bj = base[i] - 1, base[j] - 1
-            code_i = model[bi : bi + width]
-            if all((a > 0) == (b > 0) for a, b in zip(code_i, model[bj : bj + width], strict=True)):
+            if true[bi : bi + width] == true[bj : bj + width]:
                 # The same code on j: these two cells never share this colour unless joined.
+                code_i = model[bi : bi + width]
                 spelled_j = [bj + 1 + b if lit > 0 else -(bj + 1 + b) for b, lit in enumerate(code_i)]
                 cuts.append([e, *(-lit for lit in code_i), *(-lit for lit in spelled_j)])
         return cuts
