@@ -48,11 +48,12 @@ def main() -> None:
     """Time each stage of a strict solve over a corpus set, median of --repeat rounds."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=(*CORPUS_SETS, "all"), default="janko")
+    parser.add_argument("--file", action="append", help="puzzle files to time instead of a set")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     args = parser.parse_args()
     puzzles = []
-    for path in corpus_paths(args.set):
+    for path in args.file or corpus_paths(args.set):
         try:
             puzzles.extend(load_puzzles(path))
         except FlowbotError as error:  # a benchmark skips what it cannot read, and says so
@@ -62,7 +63,7 @@ def main() -> None:
     clauses = sum(len(_Encoding(puzzle, True, True).clauses) for puzzle in puzzles)
     medians = {stage: statistics.median(r[stage] for r in rounds) for stage in STAGES}
     shares = "  ".join(f"{stage} {medians[stage] * 1000:.0f} ms" for stage in STAGES)
-    heading = f"{len(puzzles)} puzzles ({args.set}), {clauses} clauses"
+    heading = f"{len(puzzles)} puzzles ({'files' if args.file else args.set}), {clauses} clauses"
     print(f"{heading}, {args.clock} median of {args.repeat}: {shares}")
 
 
