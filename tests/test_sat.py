@@ -234,3 +234,32 @@ def test_building_a_cnf_pauses_the_cycle_collector_and_restores_it(monkeypatch):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_overlapping_builds_in_threads_leave_the_collector_as_they_found_it():
+    import gc
+    import threading
+
+    from flowbot.solve.sat import _CollectorPause
+
+    pause = _CollectorPause()
+    first_in, second_done = threading.Event(), threading.Event()
+
+    def first():
+        with pause.paused():
+            first_in.set()
+            second_done.wait(5)  # the second build starts and ends inside this one
+
+    gc.enable()
+    try:
+        worker = threading.Thread(target=first)
+        worker.start()
+        first_in.wait(5)
+        with pause.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the first build is still running
+        second_done.set()
+        worker.join(5)
+        assert gc.isenabled()
+    finally:
+        gc.enable()

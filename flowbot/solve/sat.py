@@ -59,7 +59,7 @@ class _Encoding:
         self.clauses: list[list[int]] = []
         self.side_by_side: list[tuple[int, int, int]] = []
         self.trivially_unsat = False
-        with _collector_paused():
+        with _COLLECTOR.paused():
             self._index_cells()
             self._make_edges()
             self._encode()
@@ -381,17 +381,37 @@ class _Encoding:
             previous, current = current, step
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector: building a CNF makes ~10^4-10^6 small lists that hold no cycle,
-    and the collector's passes over them took a fifth of the build."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
+class _CollectorPause:
+    """Pauses Python's cycle collector while any thread builds a CNF, and restores it after the last.
+
+    Building makes ~10^4-10^6 small lists that hold no cycle, and the collector's passes over them
+    took a fifth of the build. Threads may build at once (the phone page, tests), so one count under
+    a lock decides when the collector comes back, and only if it was on before the first pause.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._builders = 0
+        self._was_on = False
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The collector is off inside the block (unless a caller had it off, it is on again after)."""
+        with self._lock:
+            if self._builders == 0:
+                self._was_on = gc.isenabled()
+                gc.disable()
+            self._builders += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._builders -= 1
+                if self._builders == 0 and self._was_on:
+                    gc.enable()
+
+
+_COLLECTOR = _CollectorPause()
 
 
 def _codes_at_least(k: int, width: int) -> list[list[tuple[int, int]]]:
