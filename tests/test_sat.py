@@ -263,3 +263,24 @@ def test_overlapping_builds_in_threads_leave_the_collector_as_they_found_it():
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_collector_stays_paused_through_the_search_and_comes_back(monkeypatch):
+    import gc
+
+    from flowbot.solve import sat
+
+    seen = []
+    original = sat._Search.next_solution
+
+    def spy(self):
+        seen.append(gc.isenabled())
+        return original(self)
+
+    monkeypatch.setattr(sat._Search, "next_solution", spy)
+    gc.enable()
+    try:
+        assert solve(Puzzle.from_rows(["A..A", "B..B"]), unique=True).unique is True
+        assert seen == [False, False] and gc.isenabled()
+    finally:
+        gc.enable()

@@ -466,6 +466,16 @@ def _solve_with(
     puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline, binary: bool
 ) -> SolveResult:
     """Solve under one rule set; with `unique`, block the first solution and look for another."""
+    # The collector stays paused while the clause lists live (loading and searching make few
+    # objects, but each pass of the collector would walk every clause list).
+    with _COLLECTOR.paused():
+        return _solve_paused(puzzle, strict=strict, unique=unique, deadline=deadline, binary=binary)
+
+
+def _solve_paused(
+    puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline, binary: bool
+) -> SolveResult:
+    """_solve_with's work, with the cycle collector paused."""
     encoding = _Encoding(puzzle, strict, binary)
     sizes = {"variables": encoding.variables, "clauses": len(encoding.clauses)}
     if encoding.trivially_unsat:
