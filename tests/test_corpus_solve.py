@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from flowbot.formats import load_puzzles
-from flowbot.solve.check import check_paths
-from flowbot.solve.sat import solve
+from flowbot.solve.check import check_paths, touches_itself
+from flowbot.solve.sat import _Encoding, solve
 from tests.conftest import SHARED
 
 # Files or puzzles (file, index) with a known different outcome, from ../shared/corpus/SOURCES.md.
@@ -71,3 +71,25 @@ def test_janko_156_has_two_solutions(corpus):
     result = solve(puzzle, unique=True)
     assert result.status == "solved" and result.strict
     assert result.unique is False
+
+
+def test_janko_198_needs_touching_pairs_banned_during_the_search(corpus):
+    # The strict "side by side means joined" rule is added only where a model breaks it: on this
+    # 17x17 the first models run paths alongside themselves, and the answer must still be strict.
+    puzzle = load_puzzles(corpus / "thomasahle__numberlink/puzzles/janko")[197]
+    result = solve(puzzle, unique=True)
+    assert result.status == "solved" and result.strict and result.unique
+    assert result.touch_cuts > 0
+    assert check_paths(puzzle, result.solution.paths) == []
+    assert not any(touches_itself(path) for path in result.solution.paths)
+
+
+def test_warps_boards_keep_the_strict_rule_up_front(corpus):
+    # Off the square lattice the side-by-side rule guides the search (this board searched 40x longer
+    # when it was left to cuts), so a graph board's CNF holds it from the start and needs no cut.
+    puzzle = load_puzzles(corpus / "samgoldman__FlowSolver/puzzles/warps/14x14Mania_27_guided.txt")[0]
+    assert puzzle.is_graph
+    assert _Encoding(puzzle, strict=True, binary=True).side_by_side == []
+    result = solve(puzzle, unique=True)
+    assert result.status == "solved" and result.strict and result.unique and result.touch_cuts == 0
+    assert check_paths(puzzle, result.solution.paths) == []

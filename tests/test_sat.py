@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -127,6 +128,25 @@ def test_loops_are_found_in_a_model():
     assert len(cycles) == 1 and len(cycles[0]) == 6
 
 
+def test_touching_cuts_ban_side_by_side_cells_of_one_colour():
+    # A fills the 3x3 board in one path that comes back beside itself: (0,1) and (1,2) lie next to
+    # (1,1) without being joined to it, which the strict rule forbids.
+    encoding = _Encoding(Puzzle.from_rows(["A..", "...", "A.."]), strict=True, binary=True)
+    path = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (1, 1), (1, 0), (2, 0)]
+    joined = {frozenset(pair) for pair in pairwise(path)}
+    model = [-var for var in range(1, encoding.variables + 1)]  # every free cell has colour code 0
+    for var, (i, j) in enumerate(encoding.edges, start=1):
+        if frozenset((encoding.cells[i], encoding.cells[j])) in joined:
+            model[var - 1] = var
+    cuts = encoding.touching_cuts(model)
+    banned = set()
+    for clause in cuts:
+        assert all(model[abs(lit) - 1] == -lit for lit in clause)  # the model breaks every cut
+        i, j = encoding.edges[clause[0] - 1]
+        banned.add(frozenset((encoding.cells[i], encoding.cells[j])))
+    assert banned == {frozenset({(0, 1), (1, 1)}), frozenset({(1, 1), (1, 2)})}
+
+
 @pytest.mark.parametrize("colors", ["binary", "one-hot"])
 @settings(derandomize=True, deadline=None, max_examples=150)
 @given(st.integers(1, 9), st.integers(2, 9), st.randoms(use_true_random=False))
@@ -163,3 +183,104 @@ def test_solver_agrees_with_brute_force(colors, rows, cols, flows, rng):
 
 def test_snake_boards_are_deterministic_for_a_seed():
     assert snake_board(random.Random(4), 6, 6) == snake_board(random.Random(4), 6, 6)
+
+
+@pytest.mark.parametrize("make", ["adapter", "pysat"])
+def test_glucose_adapter_answers_as_pysat_does(make):
+    from pysat.solvers import Solver
+
+    from flowbot.solve.glucose import Glucose, solver_class
+
+    assert solver_class() is Glucose  # the pinned python-sat has every C function: no fallback
+    solver = Glucose() if make == "adapter" else Solver(name="glucose4")
+    try:
+        solver.append_formula([[1, 2], [-1, 2], [-2, 3]])
+        assert solver.solve_limited(expect_interrupt=True) is True
+        assert {2, 3} <= set(solver.get_model())
+        # Seven pigeons in six holes: unsatisfiable, and far more than ten conflicts to prove it.
+        hole = {(pigeon, h): 10 + 6 * pigeon + h for pigeon in range(7) for h in range(6)}
+        solver.append_formula([[hole[(pigeon, h)] for h in range(6)] for pigeon in range(7)])
+        solver.append_formula(
+            [[-hole[(a, h)], -hole[(b, h)]] for h in range(6) for a in range(7) for b in range(a + 1, 7)]
+        )
+        solver.conf_budget(10)
+        assert solver.solve_limited(expect_interrupt=True) is None
+        solver.conf_budget(-1)
+        assert solver.solve_limited(expect_interrupt=True) is False
+        assert solver.get_model() is None
+    finally:
+        solver.delete()
+
+
+def test_building_a_cnf_pauses_the_cycle_collector_and_restores_it(monkeypatch):
+    import gc
+
+    from flowbot.solve import sat
+
+    seen = []
+    original = sat._Encoding._encode
+
+    def spy(self):
+        seen.append(gc.isenabled())
+        original(self)
+
+    monkeypatch.setattr(sat._Encoding, "_encode", spy)
+    try:
+        gc.enable()
+        _Encoding(Puzzle.from_rows(["A.A"]), strict=True, binary=True)
+        assert seen == [False] and gc.isenabled()
+        gc.disable()  # a caller that had it off keeps it off
+        _Encoding(Puzzle.from_rows(["A.A"]), strict=True, binary=True)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_overlapping_builds_in_threads_leave_the_collector_as_they_found_it():
+    import gc
+    import threading
+
+    from flowbot.solve.sat import _CollectorPause
+
+    pause = _CollectorPause()
+    first_in, second_done = threading.Event(), threading.Event()
+
+    def first():
+        with pause.paused():
+            first_in.set()
+            second_done.wait(5)  # the second build starts and ends inside this one
+
+    gc.enable()
+    try:
+        worker = threading.Thread(target=first)
+        worker.start()
+        first_in.wait(5)
+        with pause.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the first build is still running
+        second_done.set()
+        worker.join(5)
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_collector_stays_paused_through_the_search_and_comes_back(monkeypatch):
+    import gc
+
+    from flowbot.solve import sat
+
+    seen = []
+    original = sat._Search.next_solution
+
+    def spy(self):
+        seen.append(gc.isenabled())
+        return original(self)
+
+    monkeypatch.setattr(sat._Search, "next_solution", spy)
+    gc.enable()
+    try:
+        assert solve(Puzzle.from_rows(["A..A", "B..B"]), unique=True).unique is True
+        assert seen == [False, False] and gc.isenabled()
+    finally:
+        gc.enable()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import signal
 import threading
 import time
@@ -32,6 +33,7 @@ class SolveResult:
     strict: bool = True
     seconds: float = 0.0
     loop_cuts: int = 0
+    touch_cuts: int = 0
     variables: int = 0
     clauses: int = 0
 
@@ -55,10 +57,12 @@ class _Encoding:
         self.strict = strict
         self.binary = binary
         self.clauses: list[list[int]] = []
+        self.side_by_side: list[tuple[int, int, int]] = []
         self.trivially_unsat = False
-        self._index_cells()
-        self._make_edges()
-        self._encode()
+        with _COLLECTOR.paused():
+            self._index_cells()
+            self._make_edges()
+            self._encode()
 
     def _index_cells(self) -> None:
         """Number the board's nodes and give each free node K colour variables.
@@ -122,11 +126,6 @@ class _Encoding:
             i = index[(*a, axis)] if puzzle.is_bridge(a) else index[a]
             j = index[(*b, axis)] if puzzle.is_bridge(b) else index[b]
             yield i, j
-
-    def _new_var(self) -> int:
-        """A fresh auxiliary variable."""
-        self.variables += 1
-        return self.variables
 
     def _encode(self) -> None:
         """Build every clause: degrees, colours along edges, strict rules and corners."""
@@ -196,31 +195,37 @@ class _Encoding:
             if owner[i] is None:
                 for cube in unused:  # no free cell takes a code that no colour has
                     add([-(base[i] + b) if value else base[i] + b for b, value in cube])
-        for i, j in self.edges:
-            e = self.edge_var[(i, j)]
-            if owner[i] is not None and owner[j] is not None:
-                if self.strict:
+        extend, strict, side_by_side = self.clauses.extend, self.strict, self.side_by_side
+        for e, (i, j) in enumerate(self.edges, start=1):
+            owner_i, owner_j = owner[i], owner[j]
+            if owner_i is not None and owner_j is not None:
+                if strict:
                     add([e])
                 continue
-            if owner[i] is not None or owner[j] is not None:
-                end, free = (i, j) if owner[i] is not None else (j, i)
-                spelled = is_code(base[free], owner[end])
-                for lit in spelled:
-                    add([-e, lit])
-                if self.strict:
-                    add([e] + [-lit for lit in spelled])
+            if owner_i is not None or owner_j is not None:
+                color, free = (owner_i, j) if owner_i is not None else (owner_j, i)
+                spelled = is_code(base[free], color)
+                extend([[-e, lit] for lit in spelled])
+                if strict:
+                    add([e, *(-lit for lit in spelled)])
                 continue
             bi, bj = base[i], base[j]
+            # Joined means every bit equal (the per-edge loop written out: it is most of the CNF).
             for b in bits:
-                add([-e, -(bi + b), bj + b])
-                add([-e, bi + b, -(bj + b)])
-            if self.strict:
-                # Not joined means some bit differs: one auxiliary "differs" variable per bit.
-                differs = [self._new_var() for _ in bits]
+                extend(([-e, -bi - b, bj + b], [-e, bi + b, -bj - b]))
+            if strict and not self.graph:
+                # "Not joined means some bit differs" cost 2 * width + 1 clauses and width variables
+                # per pair, most of the CNF; the square corner rule leaves it almost never needed, so
+                # it is added only for a pair a model shows touching (touching_cuts).
+                side_by_side.append((e, i, j))
+            elif strict:
+                # Off the square lattice the corner rule is weaker and this rule guides the search:
+                # a warps board searched 40x longer without it. One auxiliary "differs" per bit.
+                differs = range(self.variables + 1, self.variables + 1 + width)
+                self.variables += width
                 add([e, *differs])
                 for b, d in zip(bits, differs, strict=True):
-                    add([-d, bi + b, bj + b])
-                    add([-d, -(bi + b), -(bj + b)])
+                    extend(([-d, bi + b, bj + b], [-d, -bi - b, -bj - b]))
 
     def _exactly(self, lits: list[int], count: int) -> None:
         """Exactly `count` (1 or 2) of the literals are true, as plain clauses."""
@@ -246,38 +251,49 @@ class _Encoding:
         if n == 3:
             # Exactly two of three: any two hold a true one, and not all three are true.
             a, b, c = lits
-            add([a, b])
-            add([a, c])
-            add([b, c])
-            add([-a, -b, -c])
+            self.clauses.extend(([a, b], [a, c], [b, c], [-a, -b, -c]))
             return
         # Exactly two of four: any three hold a true one and a false one.
-        for skip in range(n):
-            rest = [lit for pos, lit in enumerate(lits) if pos != skip]
-            add(rest)
-            add([-lit for lit in rest])
+        a, b, c, d = lits
+        self.clauses.extend(
+            ([b, c, d], [-b, -c, -d], [a, c, d], [-a, -c, -d],
+             [a, b, d], [-a, -b, -d], [a, b, c], [-a, -b, -c])
+        )  # fmt: skip
 
     def _corners(self) -> None:
         """A path turning at a cell forces the free cell inside the turn to turn the same way."""
         add = self.clauses.append
-        index, edge_var, owner = self.index, self.edge_var, self.owner
-        for u, (row, col) in enumerate(self.cells):
+        owner = self.owner
+        # Cells by position on a grid with a border two cells wide, so every step stays inside it:
+        # list lookups instead of dict lookups of (row, col) tuples, the hot part of this loop.
+        pad = self.puzzle.cols + 4
+        size = (self.puzzle.rows + 4) * pad
+        free = [False] * size
+        position = [(row + 2) * pad + col + 2 for row, col in self.cells]
+        for u, p in enumerate(position):
+            free[p] = owner[u] is None
+        # right[p]: the edge from p to p + 1; down[p]: from p to p + pad (0: no edge).
+        right, down = [0] * size, [0] * size
+        for e, (i, j) in enumerate(self.edges, start=1):
+            p = position[i]
+            if position[j] == p + 1:
+                right[p] = e
+            else:
+                down[p] = e
+        for u, p in enumerate(position):
             if owner[u] is not None:
                 continue
             for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
-                a = index.get((row, col + dc))
-                b = index.get((row + dr, col))
-                d = index.get((row + dr, col + dc))
-                if a is None or b is None or d is None or owner[d] is not None:
+                d = p + dr * pad + dc
+                if not free[d]:
                     continue
-                ua, ub = edge_var.get((u, a)), edge_var.get((u, b))
-                if ua is None or ub is None:
+                ua = right[p] if dc == 1 else right[p - 1]
+                ub = down[p] if dr == 1 else down[p - pad]
+                if not ua or not ub:
                     continue
                 # The inside cell differs in colour from both arms, so it leaves the turn outward.
-                for away in ((row + dr, col + 2 * dc), (row + 2 * dr, col + dc)):
-                    w = index.get(away)
-                    dw = None if w is None else edge_var.get((d, w))
-                    add([-ua, -ub] if dw is None else [-ua, -ub, dw])
+                for dw in (right[d] if dc == 1 else right[d - 1], down[d] if dr == 1 else down[d - pad]):
+                    add([-ua, -ub, dw] if dw else [-ua, -ub])
 
     def _graph_corners(self) -> None:
         """The corner rule on any lattice: a path through a, u, b closes off every other common
@@ -307,6 +323,22 @@ class _Encoding:
                         continue
                     away = [e for e in incident[d] if e not in (edge_var[(d, a)], edge_var[(d, b)])]
                     add([-ua, -ub, *away])
+
+    def touching_cuts(self, model: list[int]) -> list[list[int]]:
+        """Clauses banning each pair of side-by-side free cells the model gives one colour unjoined."""
+        cuts = []
+        width, base = self.width, self.color_base
+        true = [lit > 0 for lit in model]  # by variable - 1; slices of it compare in C
+        for e, i, j in self.side_by_side:
+            if true[e - 1]:
+                continue
+            bi, bj = base[i] - 1, base[j] - 1
+            if true[bi : bi + width] == true[bj : bj + width]:
+                # The same code on j: these two cells never share this colour unless joined.
+                code_i = model[bi : bi + width]
+                spelled_j = [bj + 1 + b if lit > 0 else -(bj + 1 + b) for b, lit in enumerate(code_i)]
+                cuts.append([e, *(-lit for lit in code_i), *(-lit for lit in spelled_j)])
+        return cuts
 
     def paths_and_cycles(self, model: list[int]) -> tuple[list[list[Cell]], list[list[int]]]:
         """Read the paths from a model, and the edge variables of every loop that touches no endpoint."""
@@ -347,6 +379,39 @@ class _Encoding:
             seen[step] = True
             order.append(step)
             previous, current = current, step
+
+
+class _CollectorPause:
+    """Pauses Python's cycle collector while any thread builds a CNF, and restores it after the last.
+
+    Building makes ~10^4-10^6 small lists that hold no cycle, and the collector's passes over them
+    took a fifth of the build. Threads may build at once (the phone page, tests), so one count under
+    a lock decides when the collector comes back, and only if it was on before the first pause.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._builders = 0
+        self._was_on = False
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The collector is off inside the block (unless a caller had it off, it is on again after)."""
+        with self._lock:
+            if self._builders == 0:
+                self._was_on = gc.isenabled()
+                gc.disable()
+            self._builders += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._builders -= 1
+                if self._builders == 0 and self._was_on:
+                    gc.enable()
+
+
+_COLLECTOR = _CollectorPause()
 
 
 def _codes_at_least(k: int, width: int) -> list[list[tuple[int, int]]]:
@@ -391,16 +456,26 @@ def solve(
 
 
 def _backend():
-    """The python-sat Solver class, imported on first use: the import costs ~50 ms at start-up."""
-    from pysat.solvers import Solver
+    """The glucose4 solver class, imported on first use (flowbot.solve.glucose, or pysat's Solver)."""
+    from flowbot.solve.glucose import solver_class
 
-    return Solver
+    return solver_class()
 
 
 def _solve_with(
     puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline, binary: bool
 ) -> SolveResult:
     """Solve under one rule set; with `unique`, block the first solution and look for another."""
+    # The collector stays paused while the clause lists live (loading and searching make few
+    # objects, but each pass of the collector would walk every clause list).
+    with _COLLECTOR.paused():
+        return _solve_paused(puzzle, strict=strict, unique=unique, deadline=deadline, binary=binary)
+
+
+def _solve_paused(
+    puzzle: Puzzle, *, strict: bool, unique: bool, deadline: _Deadline, binary: bool
+) -> SolveResult:
+    """_solve_with's work, with the cycle collector paused."""
     encoding = _Encoding(puzzle, strict, binary)
     sizes = {"variables": encoding.variables, "clauses": len(encoding.clauses)}
     if encoding.trivially_unsat:
@@ -411,7 +486,7 @@ def _solve_with(
         try:
             paths = search.next_solution()
             if paths is None:
-                return SolveResult("unsolvable", strict=strict, loop_cuts=search.cuts, **sizes)
+                return SolveResult("unsolvable", strict=strict, **search.counts(), **sizes)
             solution = Solution(puzzle, tuple(tuple(path) for path in paths))
             is_unique = None
             if unique:
@@ -419,8 +494,8 @@ def _solve_with(
                 is_unique = search.next_solution() is None
         except _TimedOut:
             # A solution found before the deadline is kept; only the uniqueness check ran out.
-            return SolveResult("timeout", solution, None, strict, loop_cuts=search.cuts, **sizes)
-        return SolveResult("solved", solution, is_unique, strict, loop_cuts=search.cuts, **sizes)
+            return SolveResult("timeout", solution, None, strict, **search.counts(), **sizes)
+        return SolveResult("solved", solution, is_unique, strict, **search.counts(), **sizes)
 
 
 # Clauses handed to the solver at once while Ctrl-C is held back: small enough to answer it quickly.
@@ -481,6 +556,7 @@ class _Search:
         self.encoding = encoding
         self.deadline = deadline
         self.cuts = 0
+        self.touch_cuts = 0
 
     def next_solution(self) -> list[list[Cell]] | None:
         """The paths of the next loop-free model, or None when there is none; raises _TimedOut."""
@@ -488,13 +564,24 @@ class _Search:
             satisfiable = self._run()
             if not satisfiable:
                 return None
-            paths, cycles = self.encoding.paths_and_cycles(self.solver.get_model())
+            model = self.solver.get_model()
+            touching = self.encoding.touching_cuts(model)
+            if touching:
+                with _interrupts_held():
+                    self.solver.append_formula(touching)  # these cells never touch this way again
+                self.touch_cuts += len(touching)
+                continue
+            paths, cycles = self.encoding.paths_and_cycles(model)
             if not cycles:
                 return paths
             for cycle in cycles:
                 with _interrupts_held():
                     self.solver.add_clause([-var for var in cycle])  # this loop never comes back
                 self.cuts += 1
+
+    def counts(self) -> dict[str, int]:
+        """The clauses added while searching: loops cut and side-by-side pairs banned."""
+        return {"loop_cuts": self.cuts, "touch_cuts": self.touch_cuts}
 
     def block_last(self) -> None:
         """Rule out the paths found last: any other solution leaves out at least one of their edges."""
