@@ -82,14 +82,14 @@ def draw_lined(puzzle: Puzzle, cell: int = 60) -> np.ndarray:
     return frame
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(8))
 def test_a_board_whose_outer_lines_meet_a_brighter_desktop_reads_whole(seed):
     # A phone shown in a window: its board's outer lines touch the window's edge, and past them the
     # desktop is as bright as the lines, so they stand out on one side only.
     rng = random.Random(seed)
     puzzle = scatter_board(rng, rng.randint(5, 8), rng.randint(5, 8))
     window = draw_lined(puzzle, cell=rng.randint(40, 70))
-    desktop = np.full((1000, 1600, 3), rng.choice([50, 60, 90, 140]), dtype=np.uint8)
+    desktop = np.full((1000, 1600, 3), rng.choice([50, 60, 90, 140, 230]), dtype=np.uint8)
     top, left = rng.randint(0, 1000 - window.shape[0]), rng.randint(0, 1600 - window.shape[1])
     desktop[top : top + window.shape[0], left : left + window.shape[1]] = window
     assert read_puzzle(desktop).puzzle.to_rows() == canonical(puzzle.to_rows())
@@ -107,7 +107,7 @@ def _truth_screenshots() -> list[tuple]:
 
 
 TRUTHS = _truth_screenshots()
-DESKTOPS = [(0, 0, 0), (40, 40, 40)]  # an X server's bare root window, a dark desktop
+DESKTOPS = [(0, 0, 0), (40, 40, 40), (210, 210, 210)]  # a bare X root window, dark and light desktops
 
 
 def mirrored(image: np.ndarray, height: int, desktop: tuple[int, int, int]) -> np.ndarray:
