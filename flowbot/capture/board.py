@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-from flowbot.capture.lines import Lattice, LineMasks, find_lattice, line_masks, small_differs
+from flowbot.capture.lines import (
+    RIDGE_LEVEL,
+    Lattice,
+    LineMasks,
+    find_lattice,
+    line_masks,
+    small_differs,
+)
 from flowbot.capture.panel import find_panel_grid
 from flowbot.errors import CaptureError
 from flowbot.model import Cell, Geometry
@@ -25,6 +33,20 @@ RELATIVE_STRENGTH = 0.4
 MIN_STRENGTH = 8
 # A dark line fully drawn and this deep relative to the board's typical line is a line amid clutter.
 DARK_THROUGH_CLUTTER = 0.8
+# A strip beyond the lattice is a row of cells when its cells' colour is this close (of 255, per
+# channel) to the typical colour inside: the board's outer edge may be no line at all, only where
+# the cells stop (tiles on a page, a mirrored phone's edge against the desktop).
+ALIKE_LEVEL = 12
+# ...in all but a few pixels of each cell's corners: a cell's sides are left out by this share of a
+# step (they hold the lines' own pixels), its middle to this radius (a dot).
+ALIKE_SHARE = 0.9
+TYPICAL_STRIDE = 3
+# ...or when most of the board's edge one step out is a line seen from the cells' side.
+EDGE_SHARE = 0.5
+# A cell closed by such an edge only is the board's when half its row and column are closed.
+MOSTLY_CLOSED = 0.5
+STRIP_INSET = 0.1
+DOT_RADIUS = 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +117,20 @@ def _board(xs: tuple[float, ...], ys: tuple[float, ...], closed: np.ndarray) -> 
     return Board(geometry, holes)
 
 
+def one_piece(board: Board, cells: frozenset[Cell]) -> Board:
+    """The board cut to its largest piece of 4-connected cells (`cells`: places known to be cells, as
+    those holding a dot, besides the board's own): a board is one piece, and closed cells apart from
+    it (a toolbar's boxes below it) are not its."""
+    present = np.ones((board.rows, board.cols), dtype=np.uint8)
+    for row, col in board.holes - cells:
+        present[row, col] = 0
+    count, labels = cv2.connectedComponents(present, connectivity=4)
+    if count <= 2:
+        return board
+    largest = labels == 1 + int(np.argmax(np.bincount(labels.ravel())[1:]))
+    return _board(board.geometry.xs, board.geometry.ys, largest)
+
+
 def _cells(frame: np.ndarray, dark: bool, small: bool) -> tuple[Lattice, np.ndarray]:
     """The lines, their lattice and the closed cells, from bright lines (or dark gaps)."""
     masks = line_masks(frame, dark=dark, small=small)
@@ -102,7 +138,8 @@ def _cells(frame: np.ndarray, dark: bool, small: bool) -> tuple[Lattice, np.ndar
     lattice = find_lattice(masks)
     if lattice is None:
         raise CaptureError(f"no evenly spaced {kind}")
-    closed = _closed_cells(masks, lattice)
+    lattice = extend_over_alike_cells(frame, lattice, masks.dark)
+    closed = _closed_cells(masks, lattice, frame)
     if closed.sum() < 4:
         raise CaptureError(f"{kind} close no cells")
     rows, cols = np.flatnonzero(closed.any(axis=1)), np.flatnonzero(closed.any(axis=0))
@@ -111,7 +148,122 @@ def _cells(frame: np.ndarray, dark: bool, small: bool) -> tuple[Lattice, np.ndar
     return lattice, closed
 
 
-def _closed_cells(masks: LineMasks, lattice: Lattice) -> np.ndarray:
+def extend_over_alike_cells(frame: np.ndarray, lattice: Lattice, dark: bool = False) -> Lattice:
+    """The lattice with one more line, taken as drawn, beyond each outer line where the strip of cells
+    outside looks like the cells inside (empty cells are alike among themselves), or where one step
+    out a line stands out from those cells with something else past it: a board whose outer edge is
+    no line, only where its cells stop, or a line seen on one side only (a glow inside, a bright
+    desktop outside). Whether that row is the board's is then settled as for any row, by the lines
+    between its cells (a header above a lined board has none).
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    xs, ys = list(lattice.xs), list(lattice.ys)
+    # Every few pixels are enough for the typical colour (a median over the whole board is slow).
+    inside = frame[
+        round(ys[0]) : round(ys[-1]) : TYPICAL_STRIDE, round(xs[0]) : round(xs[-1]) : TYPICAL_STRIDE
+    ]
+    if inside.size == 0:
+        return lattice
+    typical = np.median(inside.reshape(-1, 3), axis=0)
+    xs, virtual_x = _extend_alike(frame, xs, ys, typical, lattice.virtual_x, 1, dark)
+    ys, virtual_y = _extend_alike(frame, ys, xs, typical, lattice.virtual_y, 0, dark)
+    return Lattice(tuple(xs), tuple(ys), virtual_x, virtual_y)
+
+
+def _extend_alike(frame, lines, across, typical, virtual, axis, dark):
+    """`lines` with one more step at either end where every cell beyond is the colour of the cells,
+    or an edge of the board stands there (an outer line already at the frame's edge stays as it is)."""
+    lines, virtual = list(lines), set(virtual)
+    span = (across[0], across[-1])
+    oriented = frame.transpose(1, 0, 2) if axis == 1 else frame  # its lines run along axis 1
+    step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    size = frame.shape[axis]
+    count = max(1, round((span[1] - span[0]) / step))
+    for end in (0, -1):
+        index = 0 if end == 0 else len(lines) - 1
+        if index in virtual:
+            continue
+        outer = lines[end] + (-step if end == 0 else step)
+        low, high = sorted((lines[end], outer))
+        if low < 0 or high > size:
+            continue
+        cells = [(low, span[0] + number * step) for number in range(count)]
+        if axis == 0:
+            cells = [(along, across) for across, along in cells]
+        if not all(_alike(frame, left, top, step, typical) for left, top in cells):
+            candidate = [outer, *lines] if end == 0 else [*lines, outer]
+            if _edge_of_board(oriented, candidate, across, end, dark).mean() < EDGE_SHARE:
+                continue
+        if end == 0:
+            lines.insert(0, outer)
+            virtual = {number + 1 for number in virtual} | {0}
+        else:
+            lines.append(outer)
+            virtual.add(len(lines) - 1)
+    return lines, frozenset(virtual)
+
+
+def _alike(frame: np.ndarray, left: float, top: float, step: float, typical: np.ndarray) -> bool:
+    """Whether the cell at (left, top) is the board's empty colour around its middle: its corners,
+    short of its lines and of a dot in its middle, are that colour (text and icons are not)."""
+    inset = STRIP_INSET * step
+    x0, y0 = max(0, round(left + inset)), max(0, round(top + inset))
+    x1 = min(frame.shape[1], round(left + step - inset))
+    y1 = min(frame.shape[0], round(top + step - inset))
+    if x1 <= x0 or y1 <= y0:
+        return False
+    patch = frame[y0:y1, x0:x1].astype(np.int16)
+    rows, cols = np.ogrid[y0:y1, x0:x1]
+    corners = np.hypot(cols - (left + step / 2), rows - (top + step / 2)) > DOT_RADIUS * step
+    if not corners.any():
+        return False
+    same = np.abs(patch - typical.astype(np.int16)).max(axis=2) <= ALIKE_LEVEL
+    return float(same[corners].mean()) >= ALIKE_SHARE
+
+
+def _edge_of_board(frame: np.ndarray, lines, across, end: int, dark: bool) -> np.ndarray:
+    """Per stretch of the outermost line `lines[end]`: a line that stands out from the cells inside
+    it, with something else than those cells just past it (the board's edge against a page).
+
+    frame : (H, W, 3) uint8 ndarray, BGR, lines running along axis 1
+    """
+    step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    outward = -1 if end == 0 else 1
+    position = round(lines[end])
+    width = max(2, round(0.06 * step))
+    # Only the board's own stretch of the line is looked at.
+    start = max(0, round(across[0]))
+    span = frame[:, start : min(frame.shape[1], round(across[-1]) + 1)]
+    band = _rows(span, position - width, position + width + 1)
+    # Just inside: short of the round dots, which come within a sixth of a cell of the edge.
+    inside = _rows(span, *sorted((position - outward * (width + 1), position - outward * (2 * width + 2))))
+    outside = _rows(span, *sorted((position + outward * (width + 1), position + outward * (2 * width + 2))))
+    result = np.zeros(len(across) - 1, dtype=bool)
+    if band is None or inside is None or outside is None:
+        return result
+    for index in range(len(across) - 1):
+        low = max(0, round(across[index] + 0.2 * step) - start)
+        high = min(span.shape[1], round(across[index + 1] - 0.2 * step) - start)
+        if high <= low:
+            continue
+        cells = float(np.median(inside[:, low:high]))
+        line = band[:, low:high].min(axis=0) if dark else band[:, low:high].max(axis=0)
+        beyond = float(np.median(outside[:, low:high]))
+        stands = float(np.median(cells - line)) if dark else float(np.median(line - cells))
+        result[index] = stands >= RIDGE_LEVEL and abs(beyond - cells) > ALIKE_LEVEL
+    return result
+
+
+def _rows(frame: np.ndarray, low: int, high: int) -> np.ndarray | None:
+    """The brightness (brightest channel) of frame[low:high] as int16, or None when that band falls
+    outside the frame."""
+    if low < 0 or high > frame.shape[0] or high <= low:
+        return None
+    return frame[low:high].max(axis=2).astype(np.int16)
+
+
+def _closed_cells(masks: LineMasks, lattice: Lattice, frame: np.ndarray) -> np.ndarray:
     """(rows, cols) bool: cells whose four edges are all drawn (or cut off by the frame edge)."""
     across_rows = _edges(masks.horizontal, masks.horizontal_ridge, lattice.ys, lattice.xs, lattice.virtual_y)
     across_cols = _edges(masks.vertical.T, masks.vertical_ridge.T, lattice.xs, lattice.ys, lattice.virtual_x)
@@ -122,7 +274,24 @@ def _closed_cells(masks: LineMasks, lattice: Lattice) -> np.ndarray:
     )
     horizontal = across_rows.drawn(typical, masks.dark)
     vertical = across_cols.drawn(typical, masks.dark).T
-    return horizontal[:-1] & horizontal[1:] & vertical[:, :-1] & vertical[:, 1:]
+    # An outermost line need stand out only from the cells: past it may lie a page or a desktop
+    # around a window, as bright as the line. A row there is the board's when the lines between
+    # its cells are drawn.
+    drawn_h, drawn_v = horizontal.copy(), vertical.copy()
+    for end in (0, -1):
+        if not horizontal[end].all():
+            horizontal[end] |= _edge_of_board(frame, lattice.ys, lattice.xs, end, masks.dark)
+        if not vertical[:, end].all():
+            vertical[:, end] |= _edge_of_board(
+                frame.transpose(1, 0, 2), lattice.xs, lattice.ys, end, masks.dark
+            )
+    closed = horizontal[:-1] & horizontal[1:] & vertical[:, :-1] & vertical[:, 1:]
+    # A cell closed only by such an edge belongs to a row and a column mostly closed: a window's
+    # edge beside a title (and a letter's stroke) closes a lone cell of a header row, not a row.
+    by_edge = closed & ~(drawn_h[:-1] & drawn_h[1:] & drawn_v[:, :-1] & drawn_v[:, 1:])
+    rows_mostly = closed.mean(axis=1, keepdims=True) >= MOSTLY_CLOSED
+    cols_mostly = closed.mean(axis=0, keepdims=True) >= MOSTLY_CLOSED
+    return closed & ~(by_edge & ~(rows_mostly & cols_mostly))
 
 
 @dataclass(frozen=True, slots=True)

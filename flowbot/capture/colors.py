@@ -24,6 +24,12 @@ SAME_COLOR = 14.0
 RING_RADIUS = 0.25
 CORNER_OFFSET = 0.4
 SAMPLE_SIZE = 0.15
+# Colour runs through a cell's side when it shows at both these distances from its centre (of a cell:
+# inside, and past the line in the cell beyond), sampled in boxes this big.
+SIDE_OFFSETS = (0.42, 0.6)
+# ...or is the very colour of the dot (CIE76 delta E) at both sides.
+SAME_AT_SIDES = 4.0
+SIDE_SAMPLE = 0.06
 # The outer ring, for dots with a white shape inside: 0.8 of a big dot's radius, sampled finely.
 OUTER_RADIUS = 0.31
 OUTER_SAMPLE_SIZE = 0.08
@@ -59,7 +65,48 @@ def find_dots(frame: np.ndarray, geometry: Geometry, holes: frozenset[Cell]) -> 
     corners = [(dx * corner, dy * corner) for dx in (-1, 1) for dy in (-1, 1)]
     # Only the board and a cell around it are sampled: the rest of the frame is left alone.
     bounds = (geometry.xs[0] - size, geometry.ys[0] - size, geometry.xs[-1] + size, geometry.ys[-1] + size)
-    return dots_at(frame, cells, centres, size, corners, bounds)
+    dots = dots_at(frame, cells, centres, size, corners, bounds)
+    return [dot for dot in dots if not _runs_through(frame, geometry, dot)]
+
+
+def _runs_through(frame: np.ndarray, geometry: Geometry, dot: Dot) -> bool:
+    """Whether the dot's colour is a band running through its cell: it reaches two opposite sides of
+    the cell and not the two others (a dot is round: it reaches all four sides or none; a pipe leaves
+    it by one), and runs on past the line into a cell beyond or is unchanged at both sides.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    size = geometry.cell_size
+    x, y = geometry.center(dot.cell)
+    reach = max(1, round(SIDE_SAMPLE * size / 2))
+    height, width = frame.shape[:2]
+    colour = np.array(dot.lab)
+
+    def distance(dx: int, dy: int, offset: float) -> float:
+        """How far from the dot's colour the frame is at `offset` (of a cell) towards a side."""
+        px, py = round(x + dx * offset * size), round(y + dy * offset * size)
+        rows = slice(max(0, py - reach), min(height, py + reach + 1))
+        box = frame[rows, max(0, px - reach) : min(width, px + reach + 1)]
+        if box.size == 0:
+            return float("inf")
+        lab = _lab(box.reshape(-1, 3).mean(axis=0).round().astype(np.uint8)[None, :])[0]
+        return float(np.linalg.norm(lab - colour))
+
+    inner, outer = SIDE_OFFSETS
+    for along, across in (((1, 0), (0, 1)), ((0, 1), (1, 0))):
+        sides = [(along[0] * sign, along[1] * sign) for sign in (-1, 1)]
+        others = [(across[0] * sign, across[1] * sign) for sign in (-1, 1)]
+        if not all(distance(*side, inner) <= DOT_FLATNESS for side in sides):
+            continue
+        if not all(distance(*side, inner) > DOT_FLATNESS for side in others):
+            continue
+        # Past the line into a cell beyond (unless a dot sits there), or the very colour at both
+        # sides (a dot's rim, sampled in a tiny cell, is blended with what is around it).
+        if any(distance(*side, outer) <= DOT_FLATNESS for side in sides):
+            return True
+        if all(distance(*side, inner) <= SAME_AT_SIDES for side in sides):
+            return True
+    return False
 
 
 def dots_at(

@@ -29,6 +29,14 @@ ON_LATTICE = 0.18
 MIN_CELLS_MARKED = 0.6
 MIN_MARKS_ON_LATTICE = 0.7
 MIN_CELLS = 2
+# Or, with no markers, when its dots (each at least this share of a cell's area, all within this
+# share of their median size) fill a panel no more than this share of a step larger than its cells.
+DOT_AREA = 0.2
+DOT_SPREAD = 0.3
+PANEL_SLACK = 0.35
+# A mark is round when its box is this close to square and it fills at least this share of it.
+ROUND_SLACK = 0.15
+ROUND_FILL = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +137,9 @@ def _same_colour(frame: np.ndarray, colour: np.ndarray, level: int) -> np.ndarra
 
 
 def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid | None:
-    """The lattice of marks inside a panel's box, and the board it spans, or None if they make none."""
+    """The lattice of marks inside a panel's box, and the board it spans, or None if they make none:
+    from every mark (dots and empty-cell markers), else from the round dots alone (a canvas whose
+    empty cells have no marker, only faint lines that a blur removes but for their crossings)."""
     x, y, w, h = box
     if min(w, h) < MIN_PANEL_SIDE:
         return None
@@ -143,12 +153,32 @@ def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid 
         return None
     areas = stats[1:, cv2.CC_STAT_AREA]
     lefts, tops = stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP]
-    rights = lefts + stats[1:, cv2.CC_STAT_WIDTH]
-    bottoms = tops + stats[1:, cv2.CC_STAT_HEIGHT]
+    widths, heights = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     # What touches the box's edge is the page around the panel (its rounded corners), not a mark.
-    inner = (lefts > 0) & (tops > 0) & (rights < w) & (bottoms < h) & (areas >= MIN_MARK_AREA)
-    centres = centroids[1:][inner]
-    areas = areas[inner]
+    inner = (lefts > 0) & (tops > 0) & (lefts + widths < w) & (tops + heights < h) & (areas >= MIN_MARK_AREA)
+    grid = _fit_lattice(centroids[1:][inner], areas[inner], marks, box, dots_only=False)
+    if grid is not None:
+        return grid
+    # Round: as wide as tall, filling about pi/4 of their box (a frame line or a text line does not).
+    fill = areas / np.maximum(widths * heights, 1)
+    round_ = (
+        inner & (np.abs(widths - heights) <= ROUND_SLACK * np.maximum(widths, heights)) & (fill >= ROUND_FILL)
+    )
+    if not round_.any():
+        return None
+    # ...and the size of the others: a crossing of faint lines is round but a few pixels.
+    round_ &= areas >= 0.5 * np.median(areas[round_])
+    return _fit_lattice(centroids[1:][round_], areas[round_], marks, box, dots_only=True)
+
+
+def _fit_lattice(
+    centres: np.ndarray, areas: np.ndarray, marks: np.ndarray, box: tuple[int, int, int, int], dots_only: bool
+) -> PanelGrid | None:
+    """The board the marks' lattice spans in the panel's box, or None when they make none.
+
+    centres : (N, 2) mark centres (x, y) in the box; marks : (h, w) uint8, 1 where not the panel.
+    """
+    x, y, w, h = box
     if len(centres) < 4:
         return None
     step = _spacing(centres, min(w, h) / MIN_CELLS)
@@ -156,7 +186,7 @@ def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid 
         return None
     # Marks are dots (about half a cell's area) or small markers: never a whole tile or a text line.
     small = areas <= 0.7 * step * step
-    centres = centres[small]
+    centres, areas = centres[small], areas[small]
     if len(centres) < 4:
         return None
     fitted_x = _fit_axis(centres[:, 0], step, w)
@@ -179,13 +209,30 @@ def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid 
     centre_y = np.rint(first_y + np.arange(rows) * step_y).astype(int)
     cells_marked = float(marks[np.clip(centre_y, 0, h - 1)][:, np.clip(centre_x, 0, w - 1)].mean())
     marks_on = inside_grid.sum() / len(centres)
-    if cells_marked < MIN_CELLS_MARKED or marks_on < MIN_MARKS_ON_LATTICE:
+    if marks_on < MIN_MARKS_ON_LATTICE:
+        return None
+    if dots_only:
+        if not _dots_fill_panel(areas[inside_grid], (w, h), (cols, rows), step):
+            return None
+    elif cells_marked < MIN_CELLS_MARKED:
         return None
     xs = tuple(x + first_x - step_x / 2 + index * step_x for index in range(cols + 1))
     ys = tuple(y + first_y - step_y / 2 + index * step_y for index in range(rows + 1))
     # Marks that fit, not cells: a box wider than the panel (the whole window) spans more cells
     # but holds no more marks, and the tighter board wins.
     return PanelGrid(xs, ys, cells_marked * marks_on * float(inside_grid.sum()) - 0.01 * rows * cols)
+
+
+def _dots_fill_panel(areas: np.ndarray, size: tuple[int, int], cells: tuple[int, int], step: float) -> bool:
+    """A panel that marks no empty cell is a board when what sits on its lattice is dots alike in
+    size (two or more pairs) and the panel is the lattice's cells and no more (a canvas of the board,
+    not a page with a few icons on it)."""
+    dots = areas[areas >= DOT_AREA * step * step]
+    if len(dots) < 4 or np.ptp(dots) > DOT_SPREAD * np.median(dots):
+        return False
+    return all(
+        abs(extent - count * step) <= PANEL_SLACK * step for extent, count in zip(size, cells, strict=True)
+    )
 
 
 def _spacing(centres: np.ndarray, longest: float) -> float | None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from flowbot.capture.board import Board, board_candidates, no_board_message
+from flowbot.capture.board import Board, board_candidates, no_board_message, one_piece
 from flowbot.capture.colors import find_dots, group_dots, name_groups
 from flowbot.capture.image import decode_image
 from flowbot.errors import CaptureError
@@ -37,14 +37,46 @@ def read_puzzle(frame: np.ndarray, source: Source | None = None) -> Reading:
     failures: list[str] = []
     misread: CaptureError | None = None
     for board in board_candidates(frame, failures):
+        # A dot sits in a cell: a place inside the board holding one is never a hole, however faint
+        # the lines around it (small cells, a glow behind them).
+        dots = find_dots(frame, board.geometry, frozenset())
+        trimmed = one_piece(board, frozenset(dot.cell for dot in dots))
+        if trimmed.geometry != board.geometry:
+            board = trimmed
+            dots = find_dots(frame, board.geometry, frozenset())
+        board = Board(board.geometry, board.holes - {dot.cell for dot in dots})
         try:
-            groups = group_dots(find_dots(frame, board.geometry, board.holes))
+            groups = group_dots([dot for dot in dots if dot.cell not in board.holes])
         except CaptureError as error:
             # The most trusted board's trouble is the one to tell, if no other board reads.
             misread = misread or error
             continue
         return _reading(board, groups, source)
     raise misread or CaptureError(no_board_message(failures))
+
+
+def grid_between(corners: tuple[tuple[float, float], tuple[float, float]], rows: int, cols: int) -> Geometry:
+    """The grid of a board of `rows` x `cols` equal cells whose outer corners (x, y) are given."""
+    if rows < 1 or cols < 1:
+        raise CaptureError(f"a board needs at least one row and one column, not {rows}x{cols}")
+    (left, top), (right, bottom) = corners
+    if right <= left or bottom <= top:
+        raise CaptureError(f"the corners ({left}, {top}) and ({right}, {bottom}) do not span a board")
+    xs = tuple(float(x) for x in np.linspace(left, right, cols + 1))
+    ys = tuple(float(y) for y in np.linspace(top, bottom, rows + 1))
+    return Geometry(xs, ys)
+
+
+def read_known_grid(frame: np.ndarray, geometry: Geometry) -> Reading:
+    """Read a board whose grid is known (a person gave its corners and size): the dots at the cells'
+    middles, whatever the look between them; CaptureError naming the colours that do not pair.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise CaptureError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
+    groups = group_dots(find_dots(frame, geometry, frozenset()))
+    return _reading(Board(geometry, frozenset()), groups, None)
 
 
 def _reading(board: Board, groups: list, source: Source | None) -> Reading:

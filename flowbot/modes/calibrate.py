@@ -15,7 +15,7 @@ import numpy as np
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.board import find_board
 from flowbot.capture.controls import Control
-from flowbot.capture.read import Reading, read_puzzle
+from flowbot.capture.read import Reading, grid_between, read_known_grid, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.formats import Outputs
@@ -152,13 +152,32 @@ def calibrate_by_pointing(
     screen_area = getattr(screen, "bounds", None) or screen.grab().region
     board = Region(left - margin, top - margin, right - left + 2 * margin, bottom - top + 2 * margin)
     window = _covering(_clamped(board, screen_area), [next_button] if next_button else [], screen_area)
-    reading = _read(screen.grab(window))
-    if (reading.puzzle.rows, reading.puzzle.cols) != (rows, cols):
-        raise CalibrationError(
-            f"the area pointed at reads as a {reading.puzzle.size} board, not {rows}x{cols}; try again"
-        )
-    _solvable(reading)
+    frame = screen.grab(window)
+    _solvable(_read_pointed(frame, ((left, top), (right, bottom)), rows, cols))
     return Profile(name, window, rows, cols, next_button, None, "dialog", settings)
+
+
+def _read_pointed(
+    frame: Frame, corners: tuple[tuple[int, int], tuple[int, int]], rows: int, cols: int
+) -> Reading:
+    """The board between the corners pointed at (screen pixels), read at its cells' middles whatever
+    its look; when its dots do not pair, what the area reads as by itself says why."""
+    (left, top), (right, bottom) = corners
+    on_frame = ((left - frame.left, top - frame.top), (right - frame.left, bottom - frame.top))
+    try:
+        return read_known_grid(frame.pixels, grid_between(on_frame, rows, cols))
+    except CaptureError as error:
+        try:
+            found = read_puzzle(frame.pixels)
+        except CaptureError:
+            found = None
+        if found is not None and (found.puzzle.rows, found.puzzle.cols) != (rows, cols):
+            raise CalibrationError(
+                f"the area pointed at reads as a {found.puzzle.size} board, not {rows}x{cols}; try again"
+            ) from None
+        raise CalibrationError(
+            f"the {rows}x{cols} cells between the corners pointed at do not read: {error}; try again"
+        ) from None
 
 
 def _solvable(reading: Reading) -> Reading:
