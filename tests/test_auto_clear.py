@@ -158,3 +158,23 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
     assert [kind for kind, _, _ in pointer.events].count("down") == presses
     if changes:
         assert "nothing more was pressed" in loop.last_reason
+
+
+def test_no_board_on_screen_stops_with_the_likely_cause_and_an_explained_picture(tmp_path):
+    import numpy as np
+
+    from flowbot.capture.screen import Frame
+
+    class EmptyScreen(SimulatedGame):
+        """A desktop with no game on it: every grab is a plain grey frame."""
+
+        def grab(self, region=None):
+            """A grey frame the size of the screen."""
+            return Frame(np.full((400, 600, 3), 90, np.uint8), 0, 0)
+
+    game = EmptyScreen([make_level(5, 5, 5, random.Random(0)).puzzle])
+    report = run(game, tmp_path, 1).run()
+    assert report.cleared == 0 and game.presses == 0
+    assert "no board found on screen" in report.stopped and "likely cause:" in report.stopped
+    (picture,) = tmp_path.glob("flowbot-level-1-no-board-*.png")
+    assert report.failure_image == str(picture)

@@ -181,8 +181,8 @@ class AutoClear:
         """Play level after level."""
         sighting = self.first_board()
         if sighting is None:
-            report.stopped = f"no board found on screen ({self.last_reason})"
-            self._save_failure(report, self.screen.grab(self.region), "level-1-no-board")
+            cause = self._save_explained(report, self.screen.grab(self.region), "level-1-no-board")
+            report.stopped = f"no board found on screen ({self.last_reason}){cause}"
             return
         number = 0
         while True:
@@ -204,7 +204,8 @@ class AutoClear:
                 report.stopped = self._game_over(sighting.geometry) or self.last_reason
                 if report.stopped != self.last_reason:
                     return  # the game ended (a time trial's end screen): nothing went wrong
-                self._save_failure(report, self.screen.grab(self.region), f"level-{number + 1}-no-board")
+                frame = self.screen.grab(self.region)
+                report.stopped += self._save_explained(report, frame, f"level-{number + 1}-no-board")
                 return
             sighting = following
         report.stopped = report.stopped or f"{number} level(s) done"
@@ -387,12 +388,13 @@ class AutoClear:
         self._save_failure(
             report, Frame(picture, sighting.frame.left, sighting.frame.top), f"level-{number}-misread"
         )
+        cause = _likely_cause(sighting.frame, puzzle)
         raise AutoClearError(
             f"level {number}: the board read as {puzzle.size} with {len(puzzle.colors)} colours has "
-            f"{result.status} status, so it was most likely misread or covered (a level already drawn, a "
-            "popup over it; what was read is drawn on the saved picture); nothing but a win dialog's own "
-            "button is pressed to move on, as that could skip a level never played; try --region around "
-            "the game window or `flowbot calibrate --check`"
+            f"{result.status} status{cause}, so it was most likely misread or covered (a level already "
+            "drawn, a popup over it; what was read is drawn on the saved picture); nothing but a win "
+            "dialog's own button is pressed to move on, as that could skip a level never played; try "
+            "--region around the game window or `flowbot calibrate --check`"
         )
 
     def _fence(self, geometry: Geometry, frame: Frame, puzzle: Puzzle) -> None:
@@ -758,6 +760,22 @@ class AutoClear:
             self.last_reason = reason
         return came
 
+    def _save_explained(self, report: Report, frame: Frame | None, name: str) -> str:
+        """Save the frame with what the reader finds drawn over it (the lattice, the dots, stray
+        blobs) and return '; likely cause: ...' for the stop message ('' when it cannot say)."""
+        if frame is None:
+            return ""
+        from flowbot.capture.explain import explain_misread
+
+        try:
+            misread = explain_misread(frame.pixels)
+        except FlowbotError as error:
+            log.warning("could not explain the misread: %s", error)
+            self._save_failure(report, frame, name)
+            return ""
+        self._save_failure(report, Frame(misread.picture, frame.left, frame.top), name)
+        return f"; likely cause: {misread.cause}"
+
     def _save_failure(self, report: Report, frame: Frame | None, name: str) -> None:
         """Keep the screenshot flowbot could not handle, for the person to look at."""
         if frame is None:
@@ -769,6 +787,16 @@ class AutoClear:
             report.failure_image = str(path)
         except FlowbotError as error:
             log.warning("could not save the failure screenshot: %s", error)
+
+
+def _likely_cause(frame: Frame, puzzle: Puzzle) -> str:
+    """' (likely cause: ...)' for a board that read whole but has no solution, '' when none is named."""
+    from flowbot.capture.explain import explain_misread
+
+    try:
+        return f" (likely cause: {explain_misread(frame.pixels, puzzle).cause})"
+    except FlowbotError:
+        return ""
 
 
 def _dialog_button(frame: Frame, board: CellMap, window: Region | None) -> Button | None:
