@@ -409,3 +409,18 @@ def test_a_dotted_panel_with_text_above_and_a_side_panel_reads_exactly(seed, lig
             2,
         )
     assert read_puzzle(frame).puzzle.to_rows() == canonical(puzzle.to_rows())
+
+
+def test_a_board_cut_to_one_piece_is_never_a_strip():
+    # Under a dialog only the top row of a board may close; cutting the board to its largest piece
+    # must not make that row a 1xN board.
+    from flowbot.capture.board import Board, one_piece
+    from flowbot.model import Geometry
+
+    geometry = Geometry(tuple(range(0, 300, 50)), tuple(range(0, 300, 50)))
+    covered = frozenset((row, col) for row in range(1, 4) for col in range(5)) | {(4, 0), (4, 2), (4, 4)}
+    board = Board(geometry, covered)
+    assert one_piece(board, frozenset()) == board
+    # A toolbar's box two rows below a board is cut off.
+    apart = Board(geometry, frozenset((row, col) for row in range(3, 5) for col in range(5)) - {(4, 1)})
+    assert one_piece(apart, frozenset()).geometry == Geometry(geometry.xs, geometry.ys[:4])

@@ -128,6 +128,8 @@ def one_piece(board: Board, cells: frozenset[Cell]) -> Board:
     if count <= 2:
         return board
     largest = labels == 1 + int(np.argmax(np.bincount(labels.ravel())[1:]))
+    if largest.any(axis=1).sum() < 2 or largest.any(axis=0).sum() < 2:
+        return board  # a strip is no board (what shows of one under a dialog): leave it whole
     return _board(board.geometry.xs, board.geometry.ys, largest)
 
 
