@@ -178,3 +178,27 @@ def test_no_board_on_screen_stops_with_the_likely_cause_and_an_explained_picture
     assert "no board found on screen" in report.stopped and "likely cause:" in report.stopped
     (picture,) = tmp_path.glob("flowbot-level-1-no-board-*.png")
     assert report.failure_image == str(picture)
+
+
+def test_a_win_dialog_beside_cells_still_empty_is_no_win(levels, tmp_path):
+    from flowbot.game.layout import Dialog
+    from flowbot.game.session import NEXT_LEVEL
+
+    game = SimulatedGame(levels[1:2])
+    session = game.session
+    # A game that shows a box with a move-on button after the first stroke whatever the board says
+    # (a "halfway done" box, a signal about something else), and takes only that first stroke.
+    session.dialog = lambda: Dialog("Halfway done", ("Go on!",), NEXT_LEVEL) if session.board.moves else None
+    real_down = game.down
+
+    def first_press_only():
+        if game.presses == 0:
+            real_down()
+        else:
+            game.presses += 1
+
+    game.down = first_press_only
+    report = run(game, tmp_path, 1).run()
+    assert report.cleared == 0, report.summary()
+    assert not session.board.complete
+    assert report.levels and not report.levels[0].won_by

@@ -67,7 +67,7 @@ def test_started_while_a_win_is_showing_over_a_board_it_cannot_read_it_presses_n
                        settle_timeout=1.0, verify_timeout=0.3).run()  # fmt: skip
     # The drawn board under the button does not read as a level: pressing "Next Level" there could
     # skip a level never played, so the run stops and says so.
-    assert report.cleared == 0 and "nothing but a win dialog's own button" in report.stopped, report.summary()
+    assert report.cleared == 0 and "a win dialog's own button" in report.stopped, report.summary()
     assert game.presses == presses and game.session.level == 1
 
 

@@ -81,6 +81,70 @@ def missing_cells(
     flow_rgb : each flow's colour as seen on its dots, in the puzzle's colour order
     before : centre_colours of the board before drawing
     """
+    missing, hidden = _judge_cells(frame, geometry, solution, flow_rgb, before)
+    cells = inner_cells(solution)
+    # Most of the board out of sight (a window over it, the board gone): nothing can be judged.
+    return missing + hidden if 2 * len(hidden) > cells else missing
+
+
+def undrawn_flows(
+    frame: np.ndarray,
+    geometry: Geometry,
+    before: np.ndarray,
+    before_geometry: Geometry,
+    solution: Solution,
+    tolerance: float = 6.0,
+) -> list[int]:
+    """The flows (by index) every inner cell of which shows exactly as before drawing, grid lines and
+    all (mean difference under `tolerance` per channel): flows the game never took. A box over the
+    board changes what it covers (no grid lines, its own edges), so it never looks like this.
+
+    frame, before : (H, W, 3) uint8 ndarrays, BGR; each geometry in its own frame's pixels
+    """
+    if geometry.rows != before_geometry.rows or geometry.cols != before_geometry.cols:
+        return []
+    return [
+        color
+        for color, path in enumerate(solution.paths)
+        if len(path) > 2
+        and all(_same_patch(frame, geometry, before, before_geometry, cell, tolerance) for cell in path[1:-1])
+    ]
+
+
+def _same_patch(
+    frame: np.ndarray,
+    geometry: Geometry,
+    before: np.ndarray,
+    before_geometry: Geometry,
+    cell: Cell,
+    tolerance: float,
+) -> bool:
+    """True when the cell, with its edges, looks as it did before (False when off either frame)."""
+    now, was = _cell_patch(frame, geometry, cell), _cell_patch(before, before_geometry, cell)
+    if now is None or was is None or now.shape != was.shape:
+        return False
+    return float(np.abs(now.astype(np.int16) - was.astype(np.int16)).mean()) < tolerance
+
+
+def _cell_patch(frame: np.ndarray, geometry: Geometry, cell: Cell) -> np.ndarray | None:
+    """The pixels of a cell and its edges, or None when any of it is off the frame."""
+    row, col = cell
+    pad = 2
+    left, right = round(geometry.xs[col]) - pad, round(geometry.xs[col + 1]) + pad
+    top, bottom = round(geometry.ys[row]) - pad, round(geometry.ys[row + 1]) + pad
+    if left < 0 or top < 0 or bottom > frame.shape[0] or right > frame.shape[1]:
+        return None
+    return frame[top:bottom, left:right]
+
+
+def _judge_cells(
+    frame: np.ndarray,
+    geometry: Geometry,
+    solution: Solution,
+    flow_rgb: tuple[tuple[int, int, int], ...],
+    before: np.ndarray,
+) -> tuple[list[Cell], list[Cell]]:
+    """The solution's inner cells that are missing (empty as before, or another flow) and hidden."""
     now = centre_colours(frame, geometry)
     flows = np.array([rgb_to_lab(rgb) for rgb in flow_rgb])
     missing, hidden = [], []
@@ -101,9 +165,7 @@ def missing_cells(
                 hidden.append((row, col))
             else:
                 missing.append((row, col))
-    cells = inner_cells(solution)
-    # Most of the board out of sight (a window over it, the board gone): nothing can be judged.
-    return missing + hidden if 2 * len(hidden) > cells else missing
+    return missing, hidden
 
 
 def inner_cells(solution: Solution) -> int:

@@ -38,6 +38,7 @@ from flowbot.capture.verdict import (
     missing_cells,
     missing_joins,
     same_level_showing,
+    undrawn_flows,
 )
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError, FlowbotError
@@ -517,7 +518,13 @@ class AutoClear:
             missing = missing_joins(shown, joins, solution, flow_rgb)
             if not missing:
                 return Evidence("joins")
-            if self._new_dialog(frame, old, window, sighting):
+            # A win signal counts only while the board, where it can be seen, does not say otherwise:
+            # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
+            # beside a dialog means a game's "halfway" box or a signal about something else.
+            unfinished = undrawn_flows(
+                frame.pixels, old, sighting.frame.pixels, sighting.reading.geometry, solution
+            )
+            if not unfinished and self._new_dialog(frame, old, window, sighting):
                 self._dialog_seen = True
                 return Evidence("dialog")
             try:
@@ -546,13 +553,13 @@ class AutoClear:
             last_board = board
             now = time.monotonic()
             late = (now > deadline and settled) or now > latest
-            if not looked_for_controls and (late or not in_place):
+            if not looked_for_controls and not unfinished and (late or not in_place):
                 # A button that moves on, new since the board was read, over or beside the board.
                 looked_for_controls = True
                 if self._new_button(sighting, window):
                     self._dialog_seen = True
                     return Evidence("dialog")
-            if not looked_for_words and (late or (seen is None and not in_place)):
+            if not looked_for_words and not unfinished and (late or (seen is None and not in_place)):
                 looked_for_words = True
                 shown_words = read_words(self.screen.grab(window).pixels)
                 over = game_over_message(shown_words)
