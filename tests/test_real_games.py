@@ -15,17 +15,11 @@ import pytest
 from tests.press_recorder import PressRecorder, control_kind, press_label
 from tests.real_games import GAMES, Judge, missing_requirements, run_game
 
-# Known flowbot bugs these runs show (diagnosed in the harness's report; remove the mark with the fix).
-PRESSES_NEXT_UNSOLVED = pytest.mark.xfail(
-    reason="flowbot presses the always-active 'Next Level' on a level it could not read or did not win "
-    "(the live loop's move-on control is pressed without the game's win)",
-    strict=False,
-)
 # (game, board, levels asked): short runs, a couple of minutes in all on 2 cores.
 SHORT_RUNS = [
-    pytest.param("qtflowfree", None, 2, marks=PRESSES_NEXT_UNSOLVED, id="qtflowfree"),
+    pytest.param("qtflowfree", None, 2, id="qtflowfree"),
     pytest.param("allegro-flowfree", None, 1, id="allegro-flowfree"),
-    pytest.param("saleh-flow", None, 1, marks=PRESSES_NEXT_UNSOLVED, id="saleh-flow"),
+    pytest.param("saleh-flow", None, 1, id="saleh-flow"),
     pytest.param("flowmaster", None, 1, id="flowmaster"),
     pytest.param("dom111-flow", "3x3", 1, id="dom111-flow-3x3"),
 ]
