@@ -100,16 +100,31 @@ def test_a_blank_image_is_refused_by_name() -> None:
         read_board(np.full((800, 400, 3), 255, np.uint8), "blank.png")
 
 
-def test_an_empty_slot_amid_the_numbers_is_refused(shots: list[Path]) -> None:
-    """A live digit painted over with the cell's white reads as an empty slot before the last number."""
-    image = shots[0]
+def _painted_blank(image: Path, row: int, col: int) -> np.ndarray:
+    """The screenshot with the digit of one cell painted over with the cell's white."""
     frame = cv2.imread(str(image))
     reading = read_board(frame, image.name)
-    x, y = reading.grid.center(0, 0)
+    x, y = reading.grid.center(row, col)
     half = reading.grid.cell * 0.35
     cv2.rectangle(frame, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (255, 255, 255), -1)
-    with pytest.raises(NumberMatchReadError, match=r"row 1, column 1 reads as an empty slot"):
-        read_board(frame, image.name)
+    return frame
+
+
+def test_an_empty_slot_amid_the_numbers_is_refused_where_cleared_digits_show_faint(shots: list[Path]) -> None:
+    """A look that draws a cleared digit faint never draws a blank amid the numbers: a misread, refused."""
+    image = next(shot for shot in shots if "." in shot.with_name(shot.stem + ".truth.txt").read_text())
+    truth = image.with_name(image.stem + ".truth.txt").read_text().split()
+    col = next(index for index, char in enumerate(truth[0]) if char.isdigit())
+    with pytest.raises(NumberMatchReadError, match=rf"row 1, column {col + 1} reads as an empty slot"):
+        read_board(_painted_blank(image, 0, col), image.name)
+
+
+def test_a_blank_cell_amid_the_numbers_reads_cleared_where_no_digit_shows_faint(shots: list[Path]) -> None:
+    """A look with no faint digit draws its cleared cells blank (a light mobile look): read as cleared."""
+    image = next(shot for shot in shots if "." not in shot.with_name(shot.stem + ".truth.txt").read_text())
+    truth = image.with_name(image.stem + ".truth.txt").read_text().split()
+    reading = read_board(_painted_blank(image, 0, 0), image.name)
+    assert list(reading.rows) == ["." + truth[0][1:], *truth[1:]]
 
 
 def test_a_mark_that_is_no_digit_is_refused(shots: list[Path]) -> None:
@@ -202,3 +217,27 @@ def test_a_board_scrolled_part_way_is_refused_not_solved(tmp_path: Path) -> None
     assert code == 2 and [record["status"] for record in records] == ["error", "error"]
     assert "middle.png: only part of the board shows" in records[0]["error"]
     assert "end.png: only part of the board shows" in records[1]["error"]
+
+
+GAMES = SHARED / "numbermatch-games"
+# The first screen of each third-party game as its judge showed it (0 = cleared), and the "+" badge.
+GAME_SHOTS = {
+    "numberama": (("023456789", "011213141", "516171819"), None),
+    "thejas-nm": (("001919558", "846337399", "739928285"), 6),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_SHOTS))
+def test_the_third_party_games_read_exactly(game: str) -> None:
+    """A dark page of white tiles with covered cleared cells, and a light look with bold digits,
+    blank cleared cells and a white "+" on a lavender disc with a red badge, read as their judges show."""
+    shot = GAMES / game / "shot.png"
+    if not shot.exists():
+        pytest.skip(f"{shot} is not present")
+    reading = read_board(cv2.imread(str(shot)), shot.name)
+    rows, badge = GAME_SHOTS[game]
+    assert [row.replace(".", "0") for row in reading.rows] == list(rows)
+    assert reading.whole and not reading.rectified
+    assert reading.adds_left == badge
+    if badge is not None:
+        assert reading.plus is not None
