@@ -87,6 +87,46 @@ class Scoring:
                 raise NumberMatchInputError(f"score for {name} must not be negative")
 
 
+# The names `parse_rules` takes, each with the Rules field it sets.
+RULE_NAMES = {
+    "diagonals": "diagonals",
+    "wrap": "wrap",
+    "add": "add",
+    "adds": "adds_limited",
+    "add-when-stuck": "add_when_stuck",
+    "auto-add": "auto_add",
+    "clear-rows": "clear_rows",
+}
+YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
+
+
+def parse_rules(spec: str) -> dict[str, object]:
+    """Rules fields from 'name=value,...' (diagonals=no, add=generated, adds=unlimited, ...).
+
+    Names: diagonals, wrap, add-when-stuck, auto-add, clear-rows (yes/no); add (copy, generated,
+    unknown); adds (limited or unlimited). NumberMatchInputError names a part it cannot read.
+    """
+    fields: dict[str, object] = {}
+    for part in filter(None, (piece.strip() for piece in spec.split(","))):
+        name, _, value = part.partition("=")
+        name, value = name.strip().lower(), value.strip().lower()
+        if name not in RULE_NAMES:
+            raise NumberMatchInputError(f"unknown rule {name!r} in {spec!r} (known: {', '.join(RULE_NAMES)})")
+        if name == "add":
+            if value not in ADD_KINDS:
+                raise NumberMatchInputError(f"add={value!r}: expected one of {', '.join(ADD_KINDS)}")
+            fields["add"] = value
+        elif name == "adds":
+            if value not in ("limited", "unlimited"):
+                raise NumberMatchInputError(f"adds={value!r}: expected limited or unlimited")
+            fields["adds_limited"] = value == "limited"
+        elif value in YES or value in NO:
+            fields[RULE_NAMES[name]] = value in YES
+        else:
+            raise NumberMatchInputError(f"{name}={value!r}: expected yes or no")
+    return fields
+
+
 # The defaults, shared so that a default argument is not a call (frozen, so sharing is safe).
 DEFAULT_RULES = Rules()
 DEFAULT_SCORING = Scoring()

@@ -1,0 +1,102 @@
+"""Before each Number Match click: is this game's board, as read, still there? It looks at the board
+itself (its digits and cells), so a game that draws the same board again never stops the bot, while
+a board gone, moved or covered (another window, a dialog) does, before the press."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from flowbot.act.guard import STOPPED, BoardGoneError, BoardGuard, Windows
+from flowbot.capture.screen import Frame, Region, Screen
+from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
+
+LOOKS = 3  # a board that reads differently this many times in a row is gone
+RELOOK_PAUSE = 0.15
+SAME_PIXELS = 2.0  # mean grey-level change under which the board's area is the same picture
+SAME_PLACE = 2.0  # pixels a grid line may move and still be the same board (a redraw, rounding)
+
+
+class NumberMatchGuard:
+    """Compares the board's area before a press with the board the bot last read (`arm`)."""
+
+    def __init__(self, screen: Screen, windows: Windows | None) -> None:
+        self.screen, self.windows = screen, windows
+        self.sleep: Callable[[float], None] = time.sleep
+        self.area: Region | None = None
+        self.pixels: np.ndarray | None = None
+        self.reading: Reading | None = None
+        self.grid_left = 0.0
+        self.windows_guard: BoardGuard | None = None
+
+    def arm(self, frame: Frame, reading: Reading) -> None:
+        """Take the board read from `frame` as the one that must be there (its area with a cell's margin)."""
+        grid = reading.grid
+        margin = grid.cell
+        left = max(0, int(grid.xs[0] - margin))
+        top = max(0, int(grid.ys[0] - margin))
+        right = min(frame.pixels.shape[1], int(grid.xs[-1] + margin) + 1)
+        bottom = min(frame.pixels.shape[0], int(grid.ys[-1] + margin) + 1)
+        self.area = Region(frame.left + left, frame.top + top, right - left, bottom - top)
+        self.pixels = frame.pixels[top:bottom, left:right].copy()
+        self.reading = reading
+        self.grid_left = grid.xs[0] + frame.left  # screen x of the grid's left edge
+        board = Region(
+            round(grid.xs[0]) + frame.left,
+            round(grid.ys[0]) + frame.top,
+            round(grid.xs[-1] - grid.xs[0]),
+            round(grid.ys[-1] - grid.ys[0]),
+        )
+        if self.windows_guard is None or self.windows_guard.board != board:
+            self.windows_guard = BoardGuard(self.screen, [], board, self.windows, radius=1)
+
+    def check(self, x: float | None = None, y: float | None = None) -> None:
+        """Raise BoardGoneError unless the board read is still there (and (x, y) on the game's window)."""
+        self._check(x, y, same_digits=True)
+
+    def check_present(self) -> None:
+        """Raise BoardGoneError unless a board still reads where the board was (after a move its
+        digits may differ: that is for the game's rules to explain, not the guard)."""
+        self._check(None, None, same_digits=False)
+
+    def _check(self, x: float | None, y: float | None, same_digits: bool) -> None:
+        """`check`, with or without the digits having to be the ones read."""
+        if self.windows_guard is not None:
+            self.windows_guard.check(x, y)  # no spots: the window's place, stacking and the point
+        if self.area is None:
+            return
+        problem = ""
+        for look in range(LOOKS):
+            problem = self._difference(same_digits)
+            if not problem:
+                return
+            if look < LOOKS - 1:  # a game mid-redraw: look again before giving up
+                self.sleep(RELOOK_PAUSE)
+        raise BoardGoneError(f"the Number Match board is no longer where it was read ({problem}); {STOPPED}")
+
+    def check_window(self) -> None:
+        """The cheap half of `check` (window place and stacking), also run while the button is held."""
+        if self.windows_guard is not None:
+            self.windows_guard.check_window()
+
+    def _difference(self, same_digits: bool = True) -> str:
+        """What differs between the board now and the board read ('' when it is the same board)."""
+        assert self.area is not None and self.pixels is not None and self.reading is not None
+        frame = self.screen.grab(self.area)
+        if frame.pixels.shape == self.pixels.shape:
+            change = float(np.abs(frame.pixels.astype(np.int16) - self.pixels).mean())
+            if change < SAME_PIXELS:
+                return ""  # the same picture: nothing to read
+        try:
+            now = read_board(frame.pixels, "the board's area", straighten=False)
+        except NumberMatchReadError as error:
+            return f"no board reads there: {error}"
+        before = self.reading
+        shift = abs(now.grid.xs[0] + frame.left - self.grid_left)
+        if shift > SAME_PLACE or abs(now.grid.cell - before.grid.cell) > SAME_PLACE:
+            return "its grid moved or changed size"
+        if same_digits and (now.rows != before.rows[: len(now.rows)] or not now.rows):
+            return "its digits differ"
+        return ""
