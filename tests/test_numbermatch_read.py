@@ -241,3 +241,17 @@ def test_the_third_party_games_read_exactly(game: str) -> None:
     assert reading.adds_left == badge
     if badge is not None:
         assert reading.plus is not None
+
+
+def test_a_cell_drawn_inverted_reads_as_its_digit() -> None:
+    """A selected cell drawn as a light digit on a dark ground (the light look's selection) reads as
+    the digit it holds, not as a blank."""
+    shot = GAMES / "thejas-nm" / "shot.png"
+    if not shot.exists():
+        pytest.skip(f"{shot} is not present")
+    frame = cv2.imread(str(shot))
+    reading = read_board(frame, shot.name)
+    x0, x1 = (round(x) for x in reading.grid.xs[2:4])
+    y0, y1 = (round(y) for y in reading.grid.ys[0:2])
+    frame[y0 + 2 : y1 - 1, x0 + 2 : x1 - 1] = 255 - frame[y0 + 2 : y1 - 1, x0 + 2 : x1 - 1]
+    assert read_board(frame, shot.name).rows == reading.rows

@@ -45,6 +45,10 @@ CLICK_HOLD = 0.02
 MAX_SCROLLS = 60  # drags while looking for the top or the end of a board
 # Adds a plan may use in a game that adds without limit: each one doubles the digits to search.
 UNLIMITED_PLAN_ADDS = 3
+# Seconds a plan first gets without the pair kinds the game has not yet been seen to take (the phone
+# game's diagonals and row-end wraps, which some games refuse): a win that needs none of them risks
+# no refused click.
+CAUTIOUS_SECONDS = 1.0
 # When no line clears the board: the line that takes the most pairs (a row or a win is worth nothing more).
 PAIRS_ONLY = Scoring(near_pair=1, far_pair=1, row=0, board=0)
 
@@ -165,6 +169,7 @@ class NumberMatchClear:
         self.rules = rules or Rules()  # the phone game's, until the game shows otherwise
         self.fixed = fixed  # Rules fields set on the command line: never changed
         self.lessons: list[str] = []
+        self.confirmed: set[str] = set()  # pair kinds the game has taken ('diagonal', 'wrap')
         self.clicks = 0
         self.wrong_clicks = 0
         self.add_point: tuple[float, float] | None = None  # an add control found by its label (screen)
@@ -178,7 +183,7 @@ class NumberMatchClear:
     def view(self, view: View) -> None:
         """A new look to act on: the guard checks for this board from now on."""
         self._view = view
-        self.guard.arm(view.frame, view.reading)
+        self._fence(view)
 
     # --- the run -------------------------------------------------------------------------------------
 
@@ -230,6 +235,8 @@ class NumberMatchClear:
             if not after:
                 break  # the board is gone: the next one is looked for by `run`
             if self.confirm(after, left_after, board):
+                if not move.is_add:
+                    self.confirmed.add(_line_kind(move, WIDTH))
                 cells, adds_left = after, left_after
                 continue
             self.guard.check_present()  # a window over the game, or the game gone: stop, say so
@@ -267,6 +274,16 @@ class NumberMatchClear:
         line that takes the most pairs (said in the log), which may be empty."""
         limited = self.rules.adds_limited
         budgets = [max(adds_left, 0)] if limited else list(range(UNLIMITED_PLAN_ADDS + 1))
+        untried = {
+            field: False
+            for field, kind in (("diagonals", "diagonal"), ("wrap", "wrap"))
+            if getattr(self.rules, field) and field not in self.fixed and kind not in self.confirmed
+        }
+        if untried:
+            cautious = replace(self.rules, adds=budgets[-1], **untried)
+            answer = solve(cells, cautious, timeout=CAUTIOUS_SECONDS)
+            if answer.status == WON:
+                return answer.moves
         for budget in budgets:
             answer = solve(cells, replace(self.rules, adds=budget), timeout=SOLVE_SECONDS / len(budgets))
             if answer.status == WON:
@@ -486,6 +503,7 @@ class NumberMatchClear:
         found = find_add_control(view.frame.pixels, view.reading.grid)
         if found is not None:
             self.add_point = (found[0] + view.frame.left, found[1] + view.frame.top)
+            self._fence(view)
         return self.add_point
 
     def bring_into_view(self, row: int, cells: tuple[int, ...]) -> None:
@@ -540,15 +558,25 @@ class NumberMatchClear:
         self.sleep(SETTLE)
 
     def _fence(self, view: View) -> None:
-        """Keep the pointer on the game (the grid and the "+" under it) and arm the board guard."""
+        """Keep the pointer on the game (the grid, the "+" under it, an add control found by its
+        label), growing the fence as the board grows; and arm the board guard."""
         grid, frame = view.reading.grid, view.frame
-        bottom = view.reading.plus[1] if view.reading.plus else grid.ys[-1]
+        xs = [grid.xs[0] - grid.cell * 0.5, grid.xs[-1] + grid.cell * 0.5]
+        ys = [grid.ys[0] - grid.cell, grid.ys[-1] + grid.cell]
+        if view.reading.plus is not None:
+            ys.append(view.reading.plus[1] + grid.cell)
+        xs, ys = [x + frame.left for x in xs], [y + frame.top for y in ys]
+        if self.add_point is not None:
+            xs.append(self.add_point[0])
+            ys.append(self.add_point[1])
         if self.region is None and hasattr(self.pointer, "bounds"):
-            left = int(grid.xs[0] - grid.cell * 0.5) + frame.left
-            top = int(grid.ys[0] - grid.cell) + frame.top
-            right = int(grid.xs[-1] + grid.cell * 0.5) + frame.left
-            low = int(bottom + grid.cell) + frame.top
-            self.pointer.bounds = Region(left, top, right - left, low - top)  # type: ignore[attr-defined]
+            if self.fenced:
+                before = self.pointer.bounds  # type: ignore[attr-defined]
+                xs += [before.left, before.left + before.width]
+                ys += [before.top, before.top + before.height]
+            left, top = int(min(xs)), int(min(ys))
+            self.pointer.bounds = Region(left, top, int(max(xs)) + 1 - left, int(max(ys)) + 1 - top)  # type: ignore[attr-defined]
+            self.fenced = True
         self.guard.arm(frame, view.reading)
         if hasattr(self.pointer, "guard"):
             self.pointer.guard = self.guard  # type: ignore[attr-defined] - its cheap look runs mid-drag too

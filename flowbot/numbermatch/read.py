@@ -435,6 +435,11 @@ def _read_cell(
     if patch.size == 0:
         return EMPTY, False, 1.0
     values = patch.ravel()
+    middle = _quantile(values, 0.5)
+    if _quantile(values, 0.995) - middle > middle - _quantile(values, 0.005):
+        # Light ink on the cell's ground (a selected cell drawn dark, a dark look): read it inverted.
+        patch = 255 - patch
+        values = patch.ravel()
     background = int(_quantile(values, 0.9))
     # The darkest pixels but a few (JPEG noise): ink is the background less the level.
     strongest = float(background - _quantile(values, 0.005))
