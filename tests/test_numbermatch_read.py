@@ -255,3 +255,21 @@ def test_a_cell_drawn_inverted_reads_as_its_digit() -> None:
     y0, y1 = (round(y) for y in reading.grid.ys[0:2])
     frame[y0 + 2 : y1 - 1, x0 + 2 : x1 - 1] = 255 - frame[y0 + 2 : y1 - 1, x0 + 2 : x1 - 1]
     assert read_board(frame, shot.name).rows == reading.rows
+
+
+def test_a_last_row_of_two_cells_is_read() -> None:
+    """A look that draws a cell only for a slot: a last row of two cells (its lines too short for a
+    row of the grid) is still a row of the board."""
+    shot = GAMES / "thejas-nm" / "shot.png"
+    if not shot.exists():
+        pytest.skip(f"{shot} is not present")
+    frame = cv2.imread(str(shot))
+    reading = read_board(frame, shot.name)
+    grid = reading.grid
+    x0, x1 = round(grid.xs[0]) - 1, round(grid.xs[2]) + 2
+    y0, y1 = round(grid.ys[2]) - 1, round(grid.ys[3]) + 2
+    step = round(grid.cell)
+    frame[y0 + step : y1 + step, x0:x1] = frame[y0:y1, x0:x1]  # row 3's first two cells, a row lower
+    again = read_board(frame, shot.name)
+    assert again.rows == (*reading.rows, reading.rows[2][:2] + "_" * 7)
+    assert again.whole

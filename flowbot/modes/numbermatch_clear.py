@@ -233,7 +233,13 @@ class NumberMatchClear:
             board.moves += 1
             board.adds += move.is_add
             if not after:
-                break  # the board is gone: the next one is looked for by `run`
+                if not self.left_over(move):
+                    break  # the board is gone: the next one is looked for by `run`
+                # Digits the board as read did not have are still there: read it all again.
+                board.rereads += 1
+                cells, adds_left = self.scan(board)
+                line = self.plan(cells, adds_left)
+                continue
             if self.confirm(after, left_after, board):
                 if not move.is_add:
                     self.confirmed.add(_line_kind(move, WIDTH))
@@ -264,6 +270,30 @@ class NumberMatchClear:
         board.scrolled = board.scrolled or self.scrolls > scrolls_before
         board.cleared = True
         board.seconds = time.perf_counter() - started
+
+    def left_over(self, move: Move) -> bool:
+        """After what should have been the board's last pair: True when the board still shows, with
+        that pair's cells cleared and digits elsewhere (digits the bot did not read); False when it
+        is gone, or a new board shows (the pair's cells hold digits again)."""
+        assert self.view is not None
+        before = self.view
+        for _ in range(LOOKS):
+            self.sleep(LOOK_PAUSE)
+            try:
+                view = self.look()
+            except NumberMatchReadError:
+                return False
+            grid = view.reading.grid
+            if abs(grid.xs[0] + view.frame.left - before.reading.grid.xs[0] - before.frame.left) > 2:
+                return False
+            text = view.reading.rows
+            spots = [divmod(index, WIDTH) for index in (move.a, move.b)]
+            shown = [(row - before.top, col) for row, col in spots]
+            if any(not 0 <= row < len(text) for row, _ in shown):
+                return False
+            if all(not text[row][col].isdigit() for row, col in shown):
+                return any(char.isdigit() for line in text for char in line)
+        return False
 
     def rules_with(self, adds_left: int) -> Rules:
         """The rules found so far, with the adds a plan may still use."""

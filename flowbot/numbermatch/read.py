@@ -249,8 +249,21 @@ def _find_line_grid(gray: np.ndarray, name: str) -> Grid:
     ys = _even_run(rows, step)
     if len(ys) < 2:
         raise NumberMatchReadError(f"{name}: the grid's columns were found but no whole row of cells")
+    ys += _short_last_row(gray, left, ys[-1], step)
     top_visible = _is_top(gray, left, right, ys[0], step)
     return Grid(xs, tuple(ys), top_visible, _is_bottom(gray, left, right, ys[-1], step))
+
+
+def _short_last_row(gray: np.ndarray, left: float, y: float, step: float) -> list[float]:
+    """[the bottom edge] of a row under y drawn only part way across (a look that draws a cell only
+    for a slot: a last row of one or two cells has lines too short for a row of the grid), or []."""
+    first = gray[:, int(left) : int(left + step) + 1]
+    lines = _line_positions(_vertical_lines(first.T).T, max(int(step * 0.6), 8), axis=0)
+    tolerance = max(2.0, step * 0.08)
+    below = [line for line in lines if abs(line - (y + step)) <= tolerance]
+    if not below or _is_bottom(gray, left, left + step, y, step):
+        return []  # no line a row down, or nothing drawn in the first cell under y
+    return [below[0]]
 
 
 def _vertical_lines(gray: np.ndarray) -> np.ndarray:
