@@ -25,7 +25,7 @@ from flowbot.act.guard import Windows
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
-from flowbot.modes.numbermatch_guard import NumberMatchGuard
+from flowbot.modes.numbermatch_guard import BoardChangedError, NumberMatchGuard
 from flowbot.numbermatch.board import Move, _add, apply_move, find_pairs
 from flowbot.numbermatch.game import board_text
 from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
@@ -39,6 +39,7 @@ SETTLE = 0.03  # seconds after a click or drag before the screen is looked at
 LOOKS = 8  # looks at the screen for it to show what a move should have made
 LOOK_PAUSE = 0.05
 NEW_BOARD_WAIT = 5.0  # seconds for the next stage's board to show
+REFUSE_SECONDS = 6.0  # a board unchanged this long after a move: the game refused it (a loaded browser lags)
 REPLANS = 3  # whole-board rereads a board may need before the run stops
 SOLVE_SECONDS = 20.0
 CLICK_HOLD = 0.02
@@ -110,7 +111,7 @@ class ClearReport:
         else:
             text = f"cleared {self.cleared} Number Match board{'s' if self.cleared != 1 else ''}"
             if len(self.boards) != self.cleared:
-                text += f" of {len(self.boards)} played"
+                text += f" ({len(self.boards) - self.cleared} not cleared)"
         if self.cleared:
             text += f", {self.seconds_median():.1f} s per board (median)"
         if self.lessons:
@@ -161,7 +162,7 @@ class NumberMatchClear:
         self.screen, self.pointer, self.region, self.count = screen, pointer, region, count
         self.windows = windows
         self.sleep = sleep
-        self.guard = NumberMatchGuard(screen, windows)
+        self.guard = NumberMatchGuard(screen, windows, region)
         self.guard.sleep = sleep
         self._view: View | None = None
         self.fenced = False
@@ -229,31 +230,47 @@ class NumberMatchClear:
             rules = self.rules_with(adds_left)
             after = apply_move(cells, move, rules)
             left_after = adds_left - 1 if move.is_add and self.rules.adds_limited else adds_left
-            self.play(move, cells, rules)
+            log.debug(
+                "move %s on %s, expecting %s",
+                move,
+                " ".join(board_text(cells, WIDTH)),
+                " ".join(board_text(after, WIDTH)),
+            )
+            try:
+                self.play(move, cells, rules)
+            except BoardChangedError as changed:
+                # The game took an earlier click late (or drew something new): read it all again.
+                log.info("%s: reading the board again", changed)
+                stale += 1
+                if stale > REPLANS:
+                    raise
+                board.rereads += 1
+                cells, adds_left = self.scan(board)
+                line = self.plan(cells, adds_left)
+                continue
             board.moves += 1
             board.adds += move.is_add
             if not after:
                 if not self.left_over(move):
                     break  # the board is gone: the next one is looked for by `run`
-                # Digits the board as read did not have are still there: read it all again.
-                board.rereads += 1
-                cells, adds_left = self.scan(board)
-                line = self.plan(cells, adds_left)
-                continue
-            if self.confirm(after, left_after, board):
+                # Digits are still there: the pair not taken, or digits the board as read did not have.
+            elif self.confirm(after, left_after, board):
                 if not move.is_add:
                     self.confirmed.add(_line_kind(move, WIDTH))
                 cells, adds_left = after, left_after
                 continue
             self.guard.check_present()  # a window over the game, or the game gone: stop, say so
             board.rereads += 1
+            self.wait_for_change()
             seen, seen_adds = self.scan(board)
+            if seen == _trimmed(cells) and not move.is_add:
+                try:
+                    self.deselect(move, cells)
+                except BoardChangedError:
+                    seen, seen_adds = self.scan(board)  # the pair was taken after all, late
+            if seen == _trimmed(cells):
+                self.wrong_clicks += 1 if move.is_add else 2
             learnt = self.learn(cells, move, after, seen)
-            if seen == _trimmed(cells) and move.is_add is False:
-                self.wrong_clicks += 2
-                self.deselect(move, cells)
-            elif seen == _trimmed(cells):
-                self.wrong_clicks += 1
             stale = 0 if learnt or seen != _trimmed(cells) else stale + 1
             if stale > REPLANS:
                 raise NumberMatchClearError(
@@ -271,13 +288,28 @@ class NumberMatchClear:
         board.cleared = True
         board.seconds = time.perf_counter() - started
 
+    def wait_for_change(self) -> None:
+        """Before a move is taken as refused: the screen must go on showing the board as it was
+        before the move for REFUSE_SECONDS (a browser under load takes a click late)."""
+        assert self.view is not None
+        before = self.view.reading.rows
+        deadline = time.perf_counter() + REFUSE_SECONDS
+        while time.perf_counter() < deadline:
+            try:
+                if self.look().reading.rows != before:
+                    return
+            except NumberMatchReadError:
+                return
+            self.sleep(LOOK_PAUSE)
+
     def left_over(self, move: Move) -> bool:
-        """After what should have been the board's last pair: True when the board still shows, with
-        that pair's cells cleared and digits elsewhere (digits the bot did not read); False when it
-        is gone, or a new board shows (the pair's cells hold digits again)."""
+        """After what should have been the board's last pair: True when the board still shows (the
+        screen as before the pair for REFUSE_SECONDS, or that pair's cells cleared and digits left
+        elsewhere); False when it is gone, or a new board shows (other digits at the pair's cells)."""
         assert self.view is not None
         before = self.view
-        for _ in range(LOOKS):
+        deadline = time.perf_counter() + REFUSE_SECONDS
+        while time.perf_counter() < deadline:
             self.sleep(LOOK_PAUSE)
             try:
                 view = self.look()
@@ -287,13 +319,17 @@ class NumberMatchClear:
             if abs(grid.xs[0] + view.frame.left - before.reading.grid.xs[0] - before.frame.left) > 2:
                 return False
             text = view.reading.rows
-            spots = [divmod(index, WIDTH) for index in (move.a, move.b)]
-            shown = [(row - before.top, col) for row, col in spots]
+            if text == before.reading.rows:
+                continue  # not taken yet (a loaded browser takes clicks late)
+            shown = [
+                (row - before.top, col) for row, col in (divmod(index, WIDTH) for index in (move.a, move.b))
+            ]
             if any(not 0 <= row < len(text) for row, _ in shown):
                 return False
             if all(not text[row][col].isdigit() for row, col in shown):
                 return any(char.isdigit() for line in text for char in line)
-        return False
+            return False
+        return True
 
     def rules_with(self, adds_left: int) -> Rules:
         """The rules found so far, with the adds a plan may still use."""
@@ -312,7 +348,9 @@ class NumberMatchClear:
         if untried:
             cautious = replace(self.rules, adds=budgets[-1], **untried)
             answer = solve(cells, cautious, timeout=CAUTIOUS_SECONDS)
-            if answer.status == WON:
+            if answer.status == WON and _adds_allowed(
+                cells, answer.moves, replace(self.rules, adds=budgets[-1])
+            ):
                 return answer.moves
         for budget in budgets:
             answer = solve(cells, replace(self.rules, adds=budget), timeout=SOLVE_SECONDS / len(budgets))
@@ -516,7 +554,30 @@ class NumberMatchClear:
         for index in (move.a, move.b):
             row, col = divmod(index, WIDTH)
             self.bring_into_view(row, cells)
-            self.press(*self.view.cell_point(row, col))
+            try:
+                self.press(*self.view.cell_point(row, col))
+            except BoardChangedError:
+                if index == move.a:
+                    raise
+                # The first click moved the board (a message above it went away): the same board
+                # elsewhere is found again, and its second cell pressed where it is now.
+                self.relocate(cells)
+                self.bring_into_view(row, cells)
+                self.press(*self.view.cell_point(row, col))
+
+    def relocate(self, cells: tuple[int, ...]) -> None:
+        """Find the board `cells` again on the screen after it moved; BoardChangedError if it is not there."""
+        assert self.view is not None
+        expected = board_text(cells, WIDTH)
+        for _ in range(LOOKS):
+            view = self.look_steady()
+            top = _locate(expected, view.reading, self.view.top)
+            if top is not None:
+                view.top = top
+                self.view = view
+                return
+            self.sleep(LOOK_PAUSE)
+        raise BoardChangedError("the board moved and does not show as read any more; stopped before pressing")
 
     def deselect(self, move: Move, cells: tuple[int, ...]) -> None:
         """After a pair the game refused: click its second cell again, which the game then holds
@@ -610,6 +671,18 @@ class NumberMatchClear:
         self.guard.arm(frame, view.reading)
         if hasattr(self.pointer, "guard"):
             self.pointer.guard = self.guard  # type: ignore[attr-defined] - its cheap look runs mid-drag too
+
+
+def _adds_allowed(cells: tuple[int, ...], moves: tuple[Move, ...], rules: Rules) -> bool:
+    """False when a line adds while a pair is left under `rules` that add only when stuck (a line
+    planned without some pair kinds may be stuck where the game is not)."""
+    if not rules.add_when_stuck:
+        return True
+    for move in moves:
+        if move.is_add and find_pairs(cells, rules):
+            return False
+        cells = apply_move(cells, move, rules)
+    return True
 
 
 def _trimmed(cells: tuple[int, ...]) -> tuple[int, ...]:

@@ -19,16 +19,21 @@ SAME_PIXELS = 2.0  # mean grey-level change under which the board's area is the 
 SAME_PLACE = 2.0  # pixels a grid line may move and still be the same board (a redraw, rounding)
 
 
+class BoardChangedError(BoardGoneError):
+    """The board is where it was read but shows other digits (a game taking a click late): the bot
+    reads it again before pressing; uncaught, it stops the run like a board gone."""
+
+
 class NumberMatchGuard:
     """Compares the board's area before a press with the board the bot last read (`arm`)."""
 
-    def __init__(self, screen: Screen, windows: Windows | None) -> None:
-        self.screen, self.windows = screen, windows
+    def __init__(self, screen: Screen, windows: Windows | None, region: Region | None = None) -> None:
+        self.screen, self.windows, self.region = screen, windows, region
         self.sleep: Callable[[float], None] = time.sleep
         self.area: Region | None = None
         self.pixels: np.ndarray | None = None
         self.reading: Reading | None = None
-        self.grid_left = 0.0
+        self.grid_left = self.grid_top = 0.0
         self.windows_guard: BoardGuard | None = None
 
     def arm(self, frame: Frame, reading: Reading) -> None:
@@ -43,6 +48,7 @@ class NumberMatchGuard:
         self.pixels = frame.pixels[top:bottom, left:right].copy()
         self.reading = reading
         self.grid_left = grid.xs[0] + frame.left  # screen x of the grid's left edge
+        self.grid_top = grid.ys[0] + frame.top  # and y of its first row's top
         board = Region(
             round(grid.xs[0]) + frame.left,
             round(grid.ys[0]) + frame.top,
@@ -67,13 +73,17 @@ class NumberMatchGuard:
             self.windows_guard.check(x, y)  # no spots: the window's place, stacking and the point
         if self.area is None:
             return
-        problem = ""
+        problem, changed = "", False
         for look in range(LOOKS):
-            problem = self._difference(same_digits)
+            problem, changed = self._difference(same_digits)
             if not problem:
                 return
             if look < LOOKS - 1:  # a game mid-redraw: look again before giving up
                 self.sleep(RELOOK_PAUSE)
+        if changed:
+            raise BoardChangedError(
+                f"the Number Match board shows other digits than read ({problem}); {STOPPED}"
+            )
         raise BoardGoneError(f"the Number Match board is no longer where it was read ({problem}); {STOPPED}")
 
     def check_window(self) -> None:
@@ -81,22 +91,37 @@ class NumberMatchGuard:
         if self.windows_guard is not None:
             self.windows_guard.check_window()
 
-    def _difference(self, same_digits: bool = True) -> str:
-        """What differs between the board now and the board read ('' when it is the same board)."""
+    def _difference(self, same_digits: bool = True) -> tuple[str, bool]:
+        """What differs between the board now and the board read ('' when it is the same board), and
+        whether it is only its digits (the same grid in the same place)."""
         assert self.area is not None and self.pixels is not None and self.reading is not None
         frame = self.screen.grab(self.area)
         if frame.pixels.shape == self.pixels.shape:
             change = float(np.abs(frame.pixels.astype(np.int16) - self.pixels).mean())
             if change < SAME_PIXELS:
-                return ""  # the same picture: nothing to read
+                return "", False  # the same picture: nothing to read
         try:
             now = read_board(frame.pixels, "the board's area", straighten=False)
         except NumberMatchReadError as error:
-            return f"no board reads there: {error}"
+            if self._reads_elsewhere():
+                return "it moved (a message above it, a scroll)", True
+            return f"no board reads there: {error}", False
         before = self.reading
-        shift = abs(now.grid.xs[0] + frame.left - self.grid_left)
-        if shift > SAME_PLACE or abs(now.grid.cell - before.grid.cell) > SAME_PLACE:
-            return "its grid moved or changed size"
+        moved = max(
+            abs(now.grid.xs[0] + frame.left - self.grid_left), abs(now.grid.ys[0] + frame.top - self.grid_top)
+        )
+        if abs(now.grid.cell - before.grid.cell) > SAME_PLACE:
+            return "its grid changed size", False
+        if moved > SAME_PLACE:
+            return f"it moved by {moved:.0f} pixels (a message above it, a scroll)", True
         if same_digits and (now.rows != before.rows[: len(now.rows)] or not now.rows):
-            return "its digits differ"
-        return ""
+            return f"{' '.join(now.rows)} where {' '.join(before.rows)} was read", True
+        return "", False
+
+    def _reads_elsewhere(self) -> bool:
+        """True when a board reads on the whole screen (the game's area): moved, not gone."""
+        try:
+            read_board(self.screen.grab(self.region).pixels, "the screen", straighten=False)
+        except NumberMatchReadError:
+            return False
+        return True

@@ -82,16 +82,6 @@ def match(glyph: Glyph) -> tuple[int, float, float]:
     return ranked[0][0], ranked[0][1], ranked[1][1]
 
 
-def agreed_digit(glyph: Glyph) -> int | None:
-    """The digit every font's templates take the glyph for, or None when two fonts differ (for a
-    small blurred digit, such as a badge's count, where a wrong digit costs more than none)."""
-    digits, vectors, aspects, holes = _template_arrays()
-    similarity = _similarity(glyph, vectors, aspects, holes)
-    faces = _template_faces()
-    found = {int(digits[faces == face][np.argmax(similarity[faces == face])]) for face in set(faces.tolist())}
-    return found.pop() if len(found) == 1 else None
-
-
 def _similarity(glyph: Glyph, vectors: np.ndarray, aspects: np.ndarray, holes: np.ndarray) -> np.ndarray:
     """How well the glyph fits each template (1 at best), shape less aspect and counter penalties."""
     similarity = vectors @ glyph.vector
@@ -114,12 +104,6 @@ def _template_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-@functools.cache
-def _template_faces() -> np.ndarray:
-    """The font (an index) of each template, in the order of `_template_arrays`."""
-    return np.array([face for face, _, _ in _templates_by_face()])
-
-
 def templates() -> tuple[tuple[int, Glyph], ...]:
     """(digit, glyph) for each digit at each weight and size, from pygame's bundled sans font and
     the system's sans fonts."""
@@ -128,7 +112,7 @@ def templates() -> tuple[tuple[int, Glyph], ...]:
 
 @functools.cache
 def _templates_by_face() -> tuple[tuple[int, int, Glyph], ...]:
-    """(font index, digit, glyph) of every template."""
+    """(font index, digit, glyph) of every template (the index says which font drew it)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.font  # only here: reading a board needs no window
 

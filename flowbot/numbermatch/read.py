@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from flowbot.errors import CaptureError
-from flowbot.numbermatch.glyphs import agreed_digit, glyph_of, match
+from flowbot.numbermatch.glyphs import glyph_of, match
 
 WIDTH = 9
 CLEARED, EMPTY, UNKNOWN = ".", "_", "?"
@@ -598,5 +598,4 @@ def _badge_digit(gray: np.ndarray, disc: np.ndarray, inner: np.ndarray) -> int |
     digit, score, runner_up = match(glyph)
     if score < MIN_SCORE or score - runner_up < MIN_MARGIN:
         return None
-    # A badge's digit is small and often blurred: read only when every font reads it the same.
-    return digit if agreed_digit(glyph) == digit else None
+    return digit
