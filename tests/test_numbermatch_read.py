@@ -273,3 +273,45 @@ def test_a_last_row_of_two_cells_is_read() -> None:
     again = read_board(frame, shot.name)
     assert again.rows == (*reading.rows, reading.rows[2][:2] + "_" * 7)
     assert again.whole
+
+
+def tile_board(rows: list[str], cell: int = 40) -> np.ndarray:
+    """A dark page with the board drawn as separate white tiles (bold digits), a cleared cell covered
+    by a smaller dark square with its digit faint under it: a look drawn here, no game's pixels."""
+    pygame = pytest.importorskip("pygame")
+    from flowbot.numbermatch.glyphs import SYSTEM_FONTS
+
+    pygame.font.init()
+    face = next((path for path in SYSTEM_FONTS if "Bold" in path and Path(path).is_file()), None)
+    font = pygame.font.Font(face, cell // 2)
+    height = 2 * cell + cell * len(rows) + 200
+    frame = np.full((height, 12 * cell, 3), (42, 23, 15), np.uint8)
+    for row, text in enumerate(rows):
+        for col, char in enumerate(text):
+            if char == "_":
+                continue
+            x, y = cell + col * cell, 2 * cell + row * cell
+            frame[y + 1 : y + cell - 1, x + 1 : x + cell - 1] = (250, 245, 244)
+            digit = "7" if char == "." else char
+            glyph = pygame.surfarray.array3d(font.render(digit, True, (255, 255, 255), (0, 0, 0)))[:, :, 0].T
+            gy, gx = y + (cell - glyph.shape[0]) // 2, x + (cell - glyph.shape[1]) // 2
+            area = frame[gy : gy + glyph.shape[0], gx : gx + glyph.shape[1]]
+            ink = glyph[:, :, None] / 255.0
+            area[:] = (area * (1 - ink)).astype(np.uint8)
+            if char == ".":
+                # A dark cover inside a grey frame, so its inside is a few pixels smaller than a tile's.
+                frame[y + 1 : y + cell - 1, x + 1 : x + cell - 1] = (95, 85, 80)
+                cover = frame[y + 4 : y + cell - 4, x + 4 : x + cell - 4]
+                shade = np.zeros((cell, cell), bool)
+                shade[gy - y : gy - y + glyph.shape[0], gx - x : gx - x + glyph.shape[1]] = glyph > 127
+                cover[:] = (59, 41, 30)
+                cover[shade[4 : cell - 4, 4 : cell - 4]] = (47, 29, 18)  # its digit a shade darker
+    return frame
+
+
+def test_a_board_of_tiles_mostly_covered_reads_whole() -> None:
+    """Covered cells drawn a little smaller than live ones, and more of them: one board, every row."""
+    rows = ["12345....", ".....13..", "5161.....", "...45....", ".4.5.....", "1........", "..2......"]
+    rows += ["......3..", "....4....", "753456161", "3151715__"]
+    reading = read_board(tile_board(rows), "tiles.png")
+    assert list(reading.rows) == rows

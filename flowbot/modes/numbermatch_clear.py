@@ -245,7 +245,9 @@ class NumberMatchClear:
                 if stale > REPLANS:
                     raise
                 board.rereads += 1
-                cells, adds_left = self.scan(board)
+                seen, adds_left = self.scan(board)
+                self.learn_unprompted(cells, seen)
+                cells = seen
                 line = self.plan(cells, adds_left)
                 continue
             board.moves += 1
@@ -394,16 +396,21 @@ class NumberMatchClear:
         kept = replace(self.rules, clear_rows=False)
         if self.rules.clear_rows and seen == _trimmed(apply_move(before, move, kept)):
             return self.adopt("clear_rows", False, "an emptied row stayed in place")
-        if not self.rules.auto_add and not find_pairs(expected, self.rules):
-            appended = _appended(expected, seen)
-            if appended is not None:
-                evidence = f"the game added {_digits(appended)} by itself when stuck"
-                learnt = self.adopt("auto_add", True, evidence)
-                kind = _add_kind(expected, appended)
-                if kind != self.rules.add:
-                    self.adopt("add", kind, f"its add was {kind}")
-                return learnt
-        return False
+        return self.learn_unprompted(expected, seen)
+
+    def learn_unprompted(self, before: tuple[int, ...], seen: tuple[int, ...]) -> bool:
+        """A board with no pair left that grew with no "+" pressed: the game adds by itself when
+        stuck (and its add's kind shows); True when a rule changed."""
+        if self.rules.auto_add or find_pairs(before, self.rules):
+            return False
+        appended = _appended(before, seen)
+        if appended is None:
+            return False
+        learnt = self.adopt("auto_add", True, f"the game added {_digits(appended)} by itself when stuck")
+        kind = _add_kind(before, appended)
+        if kind != self.rules.add:
+            self.adopt("add", kind, f"its add was {kind}")
+        return learnt
 
     def adopt(self, name: str, value: object, evidence: str) -> bool:
         """Set one rule (unless the command line fixed it); True when it changed."""

@@ -371,7 +371,8 @@ def find_tile_grid(gray: np.ndarray) -> Grid | None:
         tiles.append((float(x + w / 2), float(y + h / 2), float(w)))
     best: tuple[int, Grid] | None = None
     for size in sorted({round(tile[2]) for tile in tiles}):
-        alike = [tile for tile in tiles if abs(tile[2] - size) <= max(2.0, size * 0.08)]
+        # One size, or smaller: a covered cell's inside may be drawn several pixels smaller than a live one's.
+        alike = [tile for tile in tiles if size * 0.6 <= tile[2] <= size + max(2.0, size * 0.08)]
         found = _lattice(alike, size)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
