@@ -130,3 +130,19 @@ def test_the_solver_agrees_with_a_brute_force_and_its_lines_replay(rules: Rules)
             losses += 1
     # Both verdicts were tried (a generated add wins every small board: its row mirrors the board's classes).
     assert wins and (losses or rules.add == GENERATED)
+
+
+def test_rules_given_on_the_command_line_are_read_and_bad_ones_named() -> None:
+    from flowbot.numbermatch.rules import parse_rules
+
+    assert parse_rules("diagonals=no, add=generated,adds=unlimited,auto-add=yes") == {
+        "diagonals": False,
+        "add": GENERATED,
+        "adds_limited": False,
+        "auto_add": True,
+    }
+    assert parse_rules("") == {}
+    with pytest.raises(NumberMatchInputError, match="unknown rule 'diagonal'"):
+        parse_rules("diagonal=no")
+    with pytest.raises(NumberMatchInputError, match="wrap='maybe': expected yes or no"):
+        parse_rules("wrap=maybe")
