@@ -63,8 +63,8 @@ class NumberMatchGuard:
         self._check(x, y, same_digits=True)
 
     def check_present(self) -> None:
-        """Raise BoardGoneError unless a board still reads where the board was (after a move its
-        digits may differ: that is for the game's rules to explain, not the guard)."""
+        """Raise BoardGoneError unless a board still reads where the board was, or on the screen
+        (after a move its digits or place may differ: that is for the loop to read again)."""
         self._check(None, None, same_digits=False)
 
     def _check(self, x: float | None, y: float | None, same_digits: bool) -> None:
@@ -104,7 +104,8 @@ class NumberMatchGuard:
             now = read_board(frame.pixels, "the board's area", straighten=False)
         except NumberMatchReadError as error:
             if self._reads_elsewhere():
-                return "it moved (a message above it, a scroll)", True
+                # Moved, not gone: a press must wait for it to be found again; a look for it is done.
+                return ("it moved (a message above it, a scroll)", True) if same_digits else ("", False)
             return f"no board reads there: {error}", False
         before = self.reading
         moved = max(
@@ -112,7 +113,7 @@ class NumberMatchGuard:
         )
         if abs(now.grid.cell - before.grid.cell) > SAME_PLACE:
             return "its grid changed size", False
-        if moved > SAME_PLACE:
+        if moved > SAME_PLACE and same_digits:
             return f"it moved by {moved:.0f} pixels (a message above it, a scroll)", True
         if same_digits and (now.rows != before.rows[: len(now.rows)] or not now.rows):
             return f"{' '.join(now.rows)} where {' '.join(before.rows)} was read", True
