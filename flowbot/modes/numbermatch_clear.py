@@ -46,9 +46,9 @@ CLICK_HOLD = 0.02
 MAX_SCROLLS = 60  # drags while looking for the top or the end of a board
 # Adds a plan may use in a game that adds without limit: each one doubles the digits to search.
 UNLIMITED_PLAN_ADDS = 3
-# Seconds a plan first gets without the pair kinds the game has not yet been seen to take (the phone
-# game's diagonals and row-end wraps, which some games refuse): a win that needs none of them risks
-# no refused click.
+# Seconds a plan first gets without the moves the game has not yet been seen to take (the phone
+# game's diagonals and row-end wraps, and adds while a pair is left, which some games refuse): a win
+# that needs none of them risks no refused click.
 CAUTIOUS_SECONDS = 1.0
 # When no line clears the board: the line that takes the most pairs (a row or a win is worth nothing more).
 PAIRS_ONLY = Scoring(near_pair=1, far_pair=1, row=0, board=0)
@@ -259,6 +259,8 @@ class NumberMatchClear:
             elif self.confirm(after, left_after, board):
                 if not move.is_add:
                     self.confirmed.add(_line_kind(move, WIDTH))
+                elif find_pairs(cells, rules):
+                    self.confirmed.add("add")  # taken while a pair was left
                 cells, adds_left = after, left_after
                 continue
             self.guard.check_present()  # a window over the game, or the game gone: stop, say so
@@ -342,17 +344,25 @@ class NumberMatchClear:
         line that takes the most pairs (said in the log), which may be empty."""
         limited = self.rules.adds_limited
         budgets = [max(adds_left, 0)] if limited else list(range(UNLIMITED_PLAN_ADDS + 1))
-        untried = {
+        untried: dict[str, bool] = {
             field: False
             for field, kind in (("diagonals", "diagonal"), ("wrap", "wrap"))
             if getattr(self.rules, field) and field not in self.fixed and kind not in self.confirmed
         }
+        # Some games refuse "+" while a pair is left: a plan that adds only when stuck risks nothing.
+        if (
+            not self.rules.add_when_stuck
+            and "add_when_stuck" not in self.fixed
+            and "add" not in self.confirmed
+        ):
+            untried["add_when_stuck"] = True
         if untried:
             cautious = replace(self.rules, adds=budgets[-1], **untried)
             answer = solve(cells, cautious, timeout=CAUTIOUS_SECONDS)
-            if answer.status == WON and _adds_allowed(
-                cells, answer.moves, replace(self.rules, adds=budgets[-1])
-            ):
+            # Its adds must come where no pair is left under the full rules too.
+            stuck_only = self.rules.add_when_stuck or "add_when_stuck" in untried
+            full = replace(self.rules, adds=budgets[-1], add_when_stuck=stuck_only)
+            if answer.status == WON and _adds_allowed(cells, answer.moves, full):
                 return answer.moves
         for budget in budgets:
             answer = solve(cells, replace(self.rules, adds=budget), timeout=SOLVE_SECONDS / len(budgets))
