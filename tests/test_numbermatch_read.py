@@ -315,3 +315,13 @@ def test_a_board_of_tiles_mostly_covered_reads_whole() -> None:
     rows += ["......3..", "....4....", "753456161", "3151715__"]
     reading = read_board(tile_board(rows), "tiles.png")
     assert list(reading.rows) == rows
+
+
+def test_a_board_of_tiles_cut_by_the_frame_is_not_whole() -> None:
+    """A board taller than the window: the rows shown read, and the reading does not pass for whole."""
+    rows = ["123456789", "987654321", "123456789", "987654321", "5________"]
+    frame = tile_board(rows)
+    cut = frame[: 2 * 40 + 3 * 40 + 15]  # the fourth row cut by the frame's edge
+    reading = read_board(cut, "cut.png", straighten=False)
+    assert list(reading.rows) == rows[:3] and not reading.whole
+    assert read_board(frame, "whole.png").whole

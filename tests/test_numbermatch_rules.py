@@ -146,3 +146,20 @@ def test_rules_given_on_the_command_line_are_read_and_bad_ones_named() -> None:
         parse_rules("diagonal=no")
     with pytest.raises(NumberMatchInputError, match="wrap='maybe': expected yes or no"):
         parse_rules("wrap=maybe")
+
+
+def test_what_an_add_appended_names_its_kind_and_a_pair_its_line() -> None:
+    """The evidence the live bot learns from: an add's digits past the board's, of which kind, and
+    whether a refused pair was a diagonal or a wrap across a row's end."""
+    from flowbot.numbermatch import evidence
+    from flowbot.numbermatch.rules import COPY, UNKNOWN
+
+    before = (1, 2, 0, 3, 4)
+    assert evidence.appended(before, (1, 2, 0, 3, 4, 0, 0, 0, 0, 6, 3, 8, 1)) == (6, 3, 8, 1)
+    assert evidence.add_kind(before, (6, 3, 8, 1)) == GENERATED
+    assert evidence.add_kind(before, (1, 2, 3, 4)) == COPY
+    assert evidence.add_kind(before, (5, 5)) == UNKNOWN
+    assert evidence.appended(before, (1, 2, 0, 0, 4)) is None  # a pair taken, nothing added
+    assert evidence.line_kind(Move(0, 20), 9) == "diagonal"
+    assert evidence.line_kind(Move(8, 9), 9) == "wrap"
+    assert evidence.line_kind(Move(1, 19), 9) == "column"

@@ -26,10 +26,11 @@ from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
 from flowbot.modes.numbermatch_guard import BoardChangedError, NumberMatchGuard
-from flowbot.numbermatch.board import Move, _add, apply_move, find_pairs
+from flowbot.numbermatch import evidence
+from flowbot.numbermatch.board import Move, apply_move, find_pairs
 from flowbot.numbermatch.game import board_text
 from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
-from flowbot.numbermatch.rules import COPY, GENERATED, UNKNOWN, Rules, Scoring
+from flowbot.numbermatch.rules import Rules, Scoring
 from flowbot.numbermatch.search import WON, solve, solve_best
 
 log = logging.getLogger(__name__)
@@ -223,7 +224,7 @@ class NumberMatchClear:
                 raise watch.error()  # type: ignore[misc]
             if not line:
                 raise NumberMatchClearError(
-                    f"the board cannot be cleared under the rules found ({_rules_text(self.rules)}); "
+                    f"the board cannot be cleared under the rules found ({evidence.rules_text(self.rules)}); "
                     f"no move left on it: {' '.join(board_text(cells, WIDTH))}"
                 )
             move, line = line[0], line[1:]
@@ -258,7 +259,7 @@ class NumberMatchClear:
                 # Digits are still there: the pair not taken, or digits the board as read did not have.
             elif self.confirm(after, left_after, board):
                 if not move.is_add:
-                    self.confirmed.add(_line_kind(move, WIDTH))
+                    self.confirmed.add(evidence.line_kind(move, WIDTH))
                 elif find_pairs(cells, rules):
                     self.confirmed.add("add")  # taken while a pair was left
                 cells, adds_left = after, left_after
@@ -267,22 +268,22 @@ class NumberMatchClear:
             board.rereads += 1
             self.wait_for_change()
             seen, seen_adds = self.scan(board)
-            if seen == _trimmed(cells) and not move.is_add:
+            if seen == evidence.trimmed(cells) and not move.is_add:
                 try:
                     self.deselect(move, cells)
                 except BoardChangedError:
                     seen, seen_adds = self.scan(board)  # the pair was taken after all, late
-            if seen == _trimmed(cells):
+            if seen == evidence.trimmed(cells):
                 self.wrong_clicks += 1 if move.is_add else 2
             learnt = self.learn(cells, move, after, seen)
-            stale = 0 if learnt or seen != _trimmed(cells) else stale + 1
+            stale = 0 if learnt or seen != evidence.trimmed(cells) else stale + 1
             if stale > REPLANS:
                 raise NumberMatchClearError(
                     f"the board did not change as the rules say after {REPLANS} fresh reads; stopped"
                 )
             if not learnt:
                 log.info("the screen does not show the board the move should give: reading it all again")
-            if move.is_add and seen == _trimmed(cells) and not learnt:
+            if move.is_add and seen == evidence.trimmed(cells) and not learnt:
                 seen_adds = 0  # "+" did nothing and no rule explains it: no add is left
             cells, adds_left = seen, seen_adds
             if not cells:
@@ -362,7 +363,7 @@ class NumberMatchClear:
             # Its adds must come where no pair is left under the full rules too.
             stuck_only = self.rules.add_when_stuck or "add_when_stuck" in untried
             full = replace(self.rules, adds=budgets[-1], add_when_stuck=stuck_only)
-            if answer.status == WON and _adds_allowed(cells, answer.moves, full):
+            if answer.status == WON and evidence.adds_allowed(cells, answer.moves, full):
                 return answer.moves
         for budget in budgets:
             answer = solve(cells, replace(self.rules, adds=budget), timeout=SOLVE_SECONDS / len(budgets))
@@ -373,7 +374,7 @@ class NumberMatchClear:
         pairs = sum(not move.is_add for move in best.moves)
         log.warning(
             "no win found for the board on screen under %s: playing the line that takes the most pairs (%d)",
-            _rules_text(rules),
+            evidence.rules_text(rules),
             pairs,
         )
         return best.moves
@@ -385,26 +386,30 @@ class NumberMatchClear:
     ) -> bool:
         """Adopt the rule that explains why the board shows `seen` and not `expected` after `move`
         from `before`; True when a rule changed (said in the log and the report)."""
-        before, seen = _trimmed(before), _trimmed(seen)
+        before, seen = evidence.trimmed(before), evidence.trimmed(seen)
         if move.is_add:
             if seen == before:
                 if find_pairs(before, self.rules) and not self.rules.add_when_stuck:
                     return self.adopt("add_when_stuck", True, '"+" did nothing while a pair was left')
                 return False
-            appended = _appended(before, seen)
+            appended = evidence.appended(before, seen)
             if appended is None:
                 return False
-            kind = _add_kind(before, appended)
-            return self.adopt("add", kind, f'"+" added {_digits(appended)}')
+            kind = evidence.add_kind(before, appended)
+            return self.adopt("add", kind, f'"+" added {evidence.digits(appended)}')
         if seen == before:
-            kind = _line_kind(move, WIDTH)
+            kind = evidence.line_kind(move, WIDTH)
             if kind == "diagonal" and self.rules.diagonals:
-                return self.adopt("diagonals", False, f"a diagonal pair {_cells_text(move)} was refused")
+                return self.adopt(
+                    "diagonals", False, f"a diagonal pair {evidence.cells_text(move)} was refused"
+                )
             if kind == "wrap" and self.rules.wrap:
-                return self.adopt("wrap", False, f"a pair across a row's end {_cells_text(move)} was refused")
+                return self.adopt(
+                    "wrap", False, f"a pair across a row's end {evidence.cells_text(move)} was refused"
+                )
             return False
         kept = replace(self.rules, clear_rows=False)
-        if self.rules.clear_rows and seen == _trimmed(apply_move(before, move, kept)):
+        if self.rules.clear_rows and seen == evidence.trimmed(apply_move(before, move, kept)):
             return self.adopt("clear_rows", False, "an emptied row stayed in place")
         return self.learn_unprompted(expected, seen)
 
@@ -413,21 +418,23 @@ class NumberMatchClear:
         stuck (and its add's kind shows); True when a rule changed."""
         if self.rules.auto_add or find_pairs(before, self.rules):
             return False
-        appended = _appended(before, seen)
+        appended = evidence.appended(before, seen)
         if appended is None:
             return False
-        learnt = self.adopt("auto_add", True, f"the game added {_digits(appended)} by itself when stuck")
-        kind = _add_kind(before, appended)
+        learnt = self.adopt(
+            "auto_add", True, f"the game added {evidence.digits(appended)} by itself when stuck"
+        )
+        kind = evidence.add_kind(before, appended)
         if kind != self.rules.add:
             self.adopt("add", kind, f"its add was {kind}")
         return learnt
 
-    def adopt(self, name: str, value: object, evidence: str) -> bool:
+    def adopt(self, name: str, value: object, because: str) -> bool:
         """Set one rule (unless the command line fixed it); True when it changed."""
         if name in self.fixed or getattr(self.rules, name) == value:
             return False
         self.rules = replace(self.rules, **{name: value})
-        lesson = f"{evidence}: {name.replace('_', '-')}={_value_text(value)}"
+        lesson = f"{because}: {name.replace('_', '-')}={evidence.value_text(value)}"
         self.lessons.append(lesson)
         log.warning("rule found from the game: %s", lesson)
         return True
@@ -483,6 +490,10 @@ class NumberMatchClear:
             step = max(1, view.capacity - 1)
             self.drag_rows(view, step)
             after = self.look_steady()
+            if after.reading.rows == view.reading.rows and after.reading.grid.ys == view.reading.grid.ys:
+                raise NumberMatchClearError(
+                    "the board runs past the edge of the screen and dragging it does not scroll it"
+                )
             shift = _overlap_shift(view.reading.rows, after.reading.rows, step)
             if shift is None:
                 raise NumberMatchClearError("the board's views do not join up while scrolling down it")
@@ -688,89 +699,6 @@ class NumberMatchClear:
         self.guard.arm(frame, view.reading)
         if hasattr(self.pointer, "guard"):
             self.pointer.guard = self.guard  # type: ignore[attr-defined] - its cheap look runs mid-drag too
-
-
-def _adds_allowed(cells: tuple[int, ...], moves: tuple[Move, ...], rules: Rules) -> bool:
-    """False when a line adds while a pair is left under `rules` that add only when stuck (a line
-    planned without some pair kinds may be stuck where the game is not)."""
-    if not rules.add_when_stuck:
-        return True
-    for move in moves:
-        if move.is_add and find_pairs(cells, rules):
-            return False
-        cells = apply_move(cells, move, rules)
-    return True
-
-
-def _trimmed(cells: tuple[int, ...]) -> tuple[int, ...]:
-    """A board less its cleared slots at the end (a look may draw them blank, like no slot)."""
-    end = len(cells)
-    while end and not cells[end - 1]:
-        end -= 1
-    return tuple(cells[:end])
-
-
-def _appended(before: tuple[int, ...], after: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The digits `after` holds past `before`'s remaining ones, in reading order, when `after` keeps
-    `before`'s digits first (an add, wherever it starts its row); else None."""
-    old = [value for value in before if value]
-    new = [value for value in after if value]
-    if len(new) <= len(old) or new[: len(old)] != old:
-        return None
-    return tuple(new[len(old) :])
-
-
-def _add_kind(before: tuple[int, ...], appended: tuple[int, ...]) -> str:
-    """Which kind of add appends these digits to `before`: a copy, a generated row, or neither."""
-    for kind in (COPY, GENERATED):
-        if _add(bytes(_trimmed(before)), kind)[len(_trimmed(before)) :] == bytes(appended):
-            return kind
-    return UNKNOWN
-
-
-def _line_kind(move: Move, width: int) -> str:
-    """How a pair's two slots line up: 'row', 'column', 'diagonal' or 'wrap' (reading order across rows)."""
-    (row_a, col_a), (row_b, col_b) = divmod(move.a, width), divmod(move.b, width)
-    if row_a == row_b:
-        return "row"
-    if col_a == col_b:
-        return "column"
-    if abs(row_a - row_b) == abs(col_a - col_b):
-        return "diagonal"
-    return "wrap"
-
-
-def _cells_text(move: Move) -> str:
-    """A pair as 'row r, column c and row r, column c' (counted from 1)."""
-    (row_a, col_a), (row_b, col_b) = divmod(move.a, WIDTH), divmod(move.b, WIDTH)
-    return f"(row {row_a + 1}, column {col_a + 1} and row {row_b + 1}, column {col_b + 1})"
-
-
-def _digits(values: tuple[int, ...]) -> str:
-    """Digits as one word, shortened past a row's worth."""
-    text = "".join(str(value) for value in values)
-    return text if len(text) <= 2 * WIDTH else text[: 2 * WIDTH] + "..."
-
-
-def _value_text(value: object) -> str:
-    """A rule's value as the --rules option spells it."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def _rules_text(rules: Rules) -> str:
-    """The rules in --rules spelling."""
-    parts = [
-        f"diagonals={_value_text(rules.diagonals)}",
-        f"wrap={_value_text(rules.wrap)}",
-        f"add={rules.add}",
-        f"adds={'limited' if rules.adds_limited else 'unlimited'}",
-        f"add-when-stuck={_value_text(rules.add_when_stuck)}",
-        f"auto-add={_value_text(rules.auto_add)}",
-        f"clear-rows={_value_text(rules.clear_rows)}",
-    ]
-    return ",".join(parts)
 
 
 def _overlap_shift(before: tuple[str, ...], after: tuple[str, ...], step: int) -> int | None:

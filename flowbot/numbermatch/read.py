@@ -373,13 +373,15 @@ def find_tile_grid(gray: np.ndarray) -> Grid | None:
     for size in sorted({round(tile[2]) for tile in tiles}):
         # One size, or smaller: a covered cell's inside may be drawn several pixels smaller than a live one's.
         alike = [tile for tile in tiles if size * 0.6 <= tile[2] <= size + max(2.0, size * 0.08)]
-        found = _lattice(alike, size)
+        found = _lattice(alike, size, gray)
         if found is not None and (best is None or found[0] > best[0]):
             best = found
     return None if best is None else best[1]
 
 
-def _lattice(tiles: list[tuple[float, float, float]], size: float) -> tuple[int, Grid] | None:
+def _lattice(
+    tiles: list[tuple[float, float, float]], size: float, gray: np.ndarray
+) -> tuple[int, Grid] | None:
     """(tiles on it, grid) of the lattice of WIDTH columns the tiles of one size lie on, or None."""
     if len(tiles) < WIDTH:
         return None
@@ -418,12 +420,10 @@ def _lattice(tiles: list[tuple[float, float, float]], size: float) -> tuple[int,
         if any(row not in rows for row in range(count)):
             continue
         x0, y0 = left - step / 2, top - step / 2
-        grid = Grid(
-            tuple(x0 + k * step for k in range(WIDTH + 1)),
-            tuple(y0 + k * step for k in range(count + 1)),
-            True,
-            True,
-        )
+        xs = tuple(x0 + k * step for k in range(WIDTH + 1))
+        ys = tuple(y0 + k * step for k in range(count + 1))
+        # Its bottom shows when nothing is drawn under the last row (a row cut by the frame is).
+        grid = Grid(xs, ys, True, _is_bottom(gray, xs[0], xs[-1], ys[-1], step))
         if best is None or len(on) > best[0]:
             best = (len(on), grid)
     return best
