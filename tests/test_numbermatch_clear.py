@@ -249,3 +249,35 @@ def test_a_screen_with_no_board_exits_9_and_the_summary_names_count_only_when_gi
         counted = report.summary().split(";")[0]
         assert ("--count 2" in counted) == (count == 2)
         assert (" of " in counted) == (count == 2)
+
+
+def test_a_board_the_game_itself_draws_over_ends_it_with_status_4() -> None:
+    """The game's window in place with no window over it, and no board on it (a lost or won
+    dialog drawn by the game): the board ended (4), not the window covered (11); nothing pressed."""
+    from flowbot.modes.numbermatch_clear import exit_code
+    from flowbot.modes.numbermatch_guard import BoardEndedError
+
+    class OneWindow:
+        def stack(self) -> list[int]:
+            return [1]
+
+        def box(self, window_id: int) -> Region | None:
+            return Region(0, 0, 540, 960)
+
+    game = NumberMatchGame(random.Random(6))
+    view = NumberMatchView(game, (540, 960))
+    screen = ViewScreen(view)
+    pointer = ViewPointer(view)
+    grab = screen.grab
+
+    def dialog(region: Region | None = None) -> Frame:
+        frame = grab(region)
+        if pointer.clicks >= 4:
+            frame.pixels[:] = (240, 240, 240)  # the game's own "game over" page over its board
+        return frame
+
+    screen.grab = dialog  # type: ignore[method-assign]
+    loop = NumberMatchClear(screen, pointer, None, 1, windows=OneWindow(), sleep=lambda seconds: None)
+    report = loop.run()
+    assert isinstance(report.error, BoardEndedError) and exit_code(report) == 4
+    assert pointer.clicks == 4

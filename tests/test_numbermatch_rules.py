@@ -159,6 +159,7 @@ def test_what_an_add_appended_names_its_kind_and_a_pair_its_line() -> None:
     assert evidence.add_kind(before, (6, 3, 8, 1)) == GENERATED
     assert evidence.add_kind(before, (1, 2, 3, 4)) == COPY
     assert evidence.add_kind(before, (5, 5)) == UNKNOWN
+    assert evidence.add_kind((1, 2), (1, 2, 1, 2, 1, 2)) == COPY  # a game that added twice by itself
     assert evidence.appended(before, (1, 2, 0, 0, 4)) is None  # a pair taken, nothing added
     assert evidence.line_kind(Move(0, 20), 9) == "diagonal"
     assert evidence.line_kind(Move(8, 9), 9) == "wrap"

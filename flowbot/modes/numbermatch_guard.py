@@ -11,12 +11,21 @@ import numpy as np
 
 from flowbot.act.guard import STOPPED, BoardGoneError, BoardGuard, Windows
 from flowbot.capture.screen import Frame, Region, Screen
+from flowbot.errors import FlowbotError
 from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
 
 LOOKS = 3  # a board that reads differently this many times in a row is gone
 RELOOK_PAUSE = 0.15
 SAME_PIXELS = 2.0  # mean grey-level change under which the board's area is the same picture
+NO_BOARD = "no board reads there"
 SAME_PLACE = 2.0  # pixels a grid line may move and still be the same board (a redraw, rounding)
+
+
+class BoardEndedError(FlowbotError):
+    """The game's own window is in place with nothing over it, but no board reads on it any more: the
+    game drew over its board (a won or lost dialog). The board ended; nothing is pressed."""
+
+    exit_code = 4
 
 
 class BoardChangedError(BoardGoneError):
@@ -80,6 +89,13 @@ class NumberMatchGuard:
                 return
             if look < LOOKS - 1:  # a game mid-redraw: look again before giving up
                 self.sleep(RELOOK_PAUSE)
+        if (
+            problem.startswith(NO_BOARD)
+            and self.windows_guard is not None
+            and self.windows_guard.window is not None
+        ):
+            # The window check passed above: no other window covers it, so the game drew this itself.
+            raise BoardEndedError(f"the game drew over its board ({problem}): the board ended; {STOPPED}")
         if changed:
             raise BoardChangedError(
                 f"the Number Match board shows other digits than read ({problem}); {STOPPED}"
@@ -106,7 +122,7 @@ class NumberMatchGuard:
             if self._reads_elsewhere():
                 # Moved, not gone: a press must wait for it to be found again; a look for it is done.
                 return ("it moved (a message above it, a scroll)", True) if same_digits else ("", False)
-            return f"no board reads there: {error}", False
+            return f"{NO_BOARD}: {error}", False
         before = self.reading
         moved = max(
             abs(now.grid.xs[0] + frame.left - self.grid_left), abs(now.grid.ys[0] + frame.top - self.grid_top)

@@ -39,11 +39,22 @@ def appended(before: tuple[int, ...], after: tuple[int, ...]) -> tuple[int, ...]
     return tuple(new[len(old) :])
 
 
+# Adds a game may make in a row by itself (one that adds until a pair shows, up to a limit).
+MOST_ADDS_IN_A_ROW = 3
+
+
 def add_kind(before: tuple[int, ...], appended: tuple[int, ...]) -> str:
-    """Which kind of add appends these digits to `before`: a copy, a generated row, or neither."""
+    """Which kind of add appends these digits to `before` (once, or a few times in a row, as a game
+    that adds by itself until a pair shows does): a copy, a generated row, or neither."""
+    start = bytes(trimmed(before))
     for kind in (COPY, GENERATED):
-        if _add(bytes(trimmed(before)), kind)[len(trimmed(before)) :] == bytes(appended):
-            return kind
+        board = start
+        for _ in range(MOST_ADDS_IN_A_ROW):
+            board = _add(board, kind)
+            if board[len(start) :] == bytes(appended):
+                return kind
+            if len(board) - len(start) > len(appended):
+                break
     return UNKNOWN
 
 
