@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 pygame = pytest.importorskip("pygame")
@@ -19,6 +20,7 @@ from flowbot.modes.numbermatch_clear import (  # noqa: E402
 )
 from flowbot.numbermatch.game import NumberMatchGame  # noqa: E402
 from flowbot.numbermatch.read import read_board  # noqa: E402
+from flowbot.numbermatch.rules import GENERATED, Rules  # noqa: E402
 
 
 class ViewScreen:
@@ -69,10 +71,10 @@ class ViewPointer:
         self.view.pointer_up(self.x, self.y)
 
 
-def play(seed: int, size: tuple[int, int], count: int, start: int = 27):
-    """Run the loop on a fresh game; returns (report, results, game)."""
+def play(seed: int, size: tuple[int, int], count: int, start: int = 27, rules: Rules | None = None):
+    """Run the loop on a fresh game (playing by `rules`); returns (report, results, game)."""
     results: list = []
-    game = NumberMatchGame(random.Random(seed), start=start, report=results.append)
+    game = NumberMatchGame(random.Random(seed), start=start, rules=rules or Rules(), report=results.append)
     view = NumberMatchView(game, size)
     loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, count, sleep=lambda seconds: None)
     return loop.run(), results, game
@@ -192,3 +194,90 @@ def test_a_board_scrolled_by_whole_rows_is_still_read_from_its_top() -> None:
     assert report.stopped is None, report.stopped
     assert report.cleared == 1 and results[0].cleared
     assert report.boards[0].rereads == 0
+
+
+@pytest.mark.parametrize(
+    ("rules", "lesson"),
+    [
+        (Rules(diagonals=False), "diagonals=no"),
+        (Rules(add=GENERATED), "add=generated"),
+        (Rules(auto_add=True), "auto-add=yes"),
+        (Rules(add_when_stuck=True), "add-when-stuck=yes"),
+    ],
+    ids=["no-diagonals", "generated-add", "adds-by-itself", "adds-when-stuck"],
+)
+def test_rules_the_game_plays_by_are_found_and_the_board_cleared(rules: Rules, lesson: str) -> None:
+    """A game that differs from the phone game's rules: the bot clears its boards, and each click the
+    game did not take (or add it made by itself) taught the rule that explains it."""
+    report, results, _ = play(seed=5, size=(540, 960), count=3, rules=rules)
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 3 and all(result.cleared for result in results[:3])
+    assert report.wrong_clicks <= 2 * len(report.lessons)
+    if report.wrong_clicks or any(board.rereads for board in report.boards):
+        assert any(lesson in text for text in report.lessons), report.lessons
+    for field in ("diagonals", "add", "auto_add", "add_when_stuck"):
+        found = getattr(report.rules, field)
+        assert found in (getattr(rules, field), getattr(Rules(), field))  # never a rule neither has
+
+
+def test_rules_fixed_by_the_caller_are_kept() -> None:
+    """A rule given (--rules) is played by from the start and never changed."""
+    results: list = []
+    game = NumberMatchGame(random.Random(5), rules=Rules(diagonals=False), report=results.append)
+    view = NumberMatchView(game, (540, 960))
+    loop = NumberMatchClear(
+        ViewScreen(view), ViewPointer(view), None, 2, sleep=lambda seconds: None,
+        rules=Rules(diagonals=False), fixed=frozenset({"diagonals"}),
+    )  # fmt: skip
+    report = loop.run()
+    assert report.cleared == 2 and report.wrong_clicks == 0 and not report.lessons
+
+
+def test_a_screen_with_no_board_exits_9_and_the_summary_names_count_only_when_given() -> None:
+    """An unreadable screen is not the fail-safe's 10: its own status, 9, nothing pressed."""
+    from flowbot.modes.numbermatch_clear import NoBoardError, exit_code
+
+    class Blank:
+        def grab(self, region: Region | None = None) -> Frame:
+            return Frame(np.full((600, 400, 3), 255, np.uint8))
+
+    pointer = type("Still", (), {"move": None, "down": None, "up": None})()
+    for count in (None, 2):
+        loop = NumberMatchClear(Blank(), pointer, None, count, sleep=lambda seconds: None)  # type: ignore[arg-type]
+        report = loop.run()
+        assert isinstance(report.error, NoBoardError) and exit_code(report) == 4
+        counted = report.summary().split(";")[0]
+        assert ("--count 2" in counted) == (count == 2)
+        assert (" of " in counted) == (count == 2)
+
+
+def test_a_board_the_game_itself_draws_over_ends_it_with_status_4() -> None:
+    """The game's window in place with no window over it, and no board on it (a lost or won
+    dialog drawn by the game): the board ended (4), not the window covered (11); nothing pressed."""
+    from flowbot.modes.numbermatch_clear import exit_code
+    from flowbot.modes.numbermatch_guard import BoardEndedError
+
+    class OneWindow:
+        def stack(self) -> list[int]:
+            return [1]
+
+        def box(self, window_id: int) -> Region | None:
+            return Region(0, 0, 540, 960)
+
+    game = NumberMatchGame(random.Random(6))
+    view = NumberMatchView(game, (540, 960))
+    screen = ViewScreen(view)
+    pointer = ViewPointer(view)
+    grab = screen.grab
+
+    def dialog(region: Region | None = None) -> Frame:
+        frame = grab(region)
+        if pointer.clicks >= 4:
+            frame.pixels[:] = (240, 240, 240)  # the game's own "game over" page over its board
+        return frame
+
+    screen.grab = dialog  # type: ignore[method-assign]
+    loop = NumberMatchClear(screen, pointer, None, 1, windows=OneWindow(), sleep=lambda seconds: None)
+    report = loop.run()
+    assert isinstance(report.error, BoardEndedError) and exit_code(report) == 4
+    assert pointer.clicks == 4

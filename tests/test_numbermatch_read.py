@@ -100,16 +100,31 @@ def test_a_blank_image_is_refused_by_name() -> None:
         read_board(np.full((800, 400, 3), 255, np.uint8), "blank.png")
 
 
-def test_an_empty_slot_amid_the_numbers_is_refused(shots: list[Path]) -> None:
-    """A live digit painted over with the cell's white reads as an empty slot before the last number."""
-    image = shots[0]
+def _painted_blank(image: Path, row: int, col: int) -> np.ndarray:
+    """The screenshot with the digit of one cell painted over with the cell's white."""
     frame = cv2.imread(str(image))
     reading = read_board(frame, image.name)
-    x, y = reading.grid.center(0, 0)
+    x, y = reading.grid.center(row, col)
     half = reading.grid.cell * 0.35
     cv2.rectangle(frame, (int(x - half), int(y - half)), (int(x + half), int(y + half)), (255, 255, 255), -1)
-    with pytest.raises(NumberMatchReadError, match=r"row 1, column 1 reads as an empty slot"):
-        read_board(frame, image.name)
+    return frame
+
+
+def test_an_empty_slot_amid_the_numbers_is_refused_where_cleared_digits_show_faint(shots: list[Path]) -> None:
+    """A look that draws a cleared digit faint never draws a blank amid the numbers: a misread, refused."""
+    image = next(shot for shot in shots if "." in shot.with_name(shot.stem + ".truth.txt").read_text())
+    truth = image.with_name(image.stem + ".truth.txt").read_text().split()
+    col = next(index for index, char in enumerate(truth[0]) if char.isdigit())
+    with pytest.raises(NumberMatchReadError, match=rf"row 1, column {col + 1} reads as an empty slot"):
+        read_board(_painted_blank(image, 0, col), image.name)
+
+
+def test_a_blank_cell_amid_the_numbers_reads_cleared_where_no_digit_shows_faint(shots: list[Path]) -> None:
+    """A look with no faint digit draws its cleared cells blank (a light mobile look): read as cleared."""
+    image = next(shot for shot in shots if "." not in shot.with_name(shot.stem + ".truth.txt").read_text())
+    truth = image.with_name(image.stem + ".truth.txt").read_text().split()
+    reading = read_board(_painted_blank(image, 0, 0), image.name)
+    assert list(reading.rows) == ["." + truth[0][1:], *truth[1:]]
 
 
 def test_a_mark_that_is_no_digit_is_refused(shots: list[Path]) -> None:
@@ -202,3 +217,111 @@ def test_a_board_scrolled_part_way_is_refused_not_solved(tmp_path: Path) -> None
     assert code == 2 and [record["status"] for record in records] == ["error", "error"]
     assert "middle.png: only part of the board shows" in records[0]["error"]
     assert "end.png: only part of the board shows" in records[1]["error"]
+
+
+GAMES = SHARED / "numbermatch-games"
+# The first screen of each third-party game as its judge showed it (0 = cleared), and the "+" badge.
+GAME_SHOTS = {
+    "numberama": (("023456789", "011213141", "516171819"), None),
+    "thejas-nm": (("001919558", "846337399", "739928285"), 6),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_SHOTS))
+def test_the_third_party_games_read_exactly(game: str) -> None:
+    """A dark page of white tiles with covered cleared cells, and a light look with bold digits,
+    blank cleared cells and a white "+" on a lavender disc with a red badge, read as their judges show."""
+    shot = GAMES / game / "shot.png"
+    if not shot.exists():
+        pytest.skip(f"{shot} is not present")
+    reading = read_board(cv2.imread(str(shot)), shot.name)
+    rows, badge = GAME_SHOTS[game]
+    assert [row.replace(".", "0") for row in reading.rows] == list(rows)
+    assert reading.whole and not reading.rectified
+    assert reading.adds_left == badge
+    if badge is not None:
+        assert reading.plus is not None
+
+
+def test_a_cell_drawn_inverted_reads_as_its_digit() -> None:
+    """A selected cell drawn as a light digit on a dark ground (the light look's selection) reads as
+    the digit it holds, not as a blank."""
+    shot = GAMES / "thejas-nm" / "shot.png"
+    if not shot.exists():
+        pytest.skip(f"{shot} is not present")
+    frame = cv2.imread(str(shot))
+    reading = read_board(frame, shot.name)
+    x0, x1 = (round(x) for x in reading.grid.xs[2:4])
+    y0, y1 = (round(y) for y in reading.grid.ys[0:2])
+    frame[y0 + 2 : y1 - 1, x0 + 2 : x1 - 1] = 255 - frame[y0 + 2 : y1 - 1, x0 + 2 : x1 - 1]
+    assert read_board(frame, shot.name).rows == reading.rows
+
+
+def test_a_last_row_of_two_cells_is_read() -> None:
+    """A look that draws a cell only for a slot: a last row of two cells (its lines too short for a
+    row of the grid) is still a row of the board."""
+    shot = GAMES / "thejas-nm" / "shot.png"
+    if not shot.exists():
+        pytest.skip(f"{shot} is not present")
+    frame = cv2.imread(str(shot))
+    reading = read_board(frame, shot.name)
+    grid = reading.grid
+    x0, x1 = round(grid.xs[0]) - 1, round(grid.xs[2]) + 2
+    y0, y1 = round(grid.ys[2]) - 1, round(grid.ys[3]) + 2
+    step = round(grid.cell)
+    frame[y0 + step : y1 + step, x0:x1] = frame[y0:y1, x0:x1]  # row 3's first two cells, a row lower
+    again = read_board(frame, shot.name)
+    assert again.rows == (*reading.rows, reading.rows[2][:2] + "_" * 7)
+    assert again.whole
+
+
+def tile_board(rows: list[str], cell: int = 40) -> np.ndarray:
+    """A dark page with the board drawn as separate white tiles (bold digits), a cleared cell covered
+    by a smaller dark square with its digit faint under it: a look drawn here, no game's pixels."""
+    pygame = pytest.importorskip("pygame")
+    from flowbot.numbermatch.glyphs import SYSTEM_FONTS
+
+    pygame.font.init()
+    face = next((path for path in SYSTEM_FONTS if "Bold" in path and Path(path).is_file()), None)
+    font = pygame.font.Font(face, cell // 2)
+    height = 2 * cell + cell * len(rows) + 200
+    frame = np.full((height, 12 * cell, 3), (42, 23, 15), np.uint8)
+    for row, text in enumerate(rows):
+        for col, char in enumerate(text):
+            if char == "_":
+                continue
+            x, y = cell + col * cell, 2 * cell + row * cell
+            frame[y + 1 : y + cell - 1, x + 1 : x + cell - 1] = (250, 245, 244)
+            digit = "7" if char == "." else char
+            glyph = pygame.surfarray.array3d(font.render(digit, True, (255, 255, 255), (0, 0, 0)))[:, :, 0].T
+            gy, gx = y + (cell - glyph.shape[0]) // 2, x + (cell - glyph.shape[1]) // 2
+            area = frame[gy : gy + glyph.shape[0], gx : gx + glyph.shape[1]]
+            ink = glyph[:, :, None] / 255.0
+            area[:] = (area * (1 - ink)).astype(np.uint8)
+            if char == ".":
+                # A dark cover inside a grey frame, so its inside is a few pixels smaller than a tile's.
+                frame[y + 1 : y + cell - 1, x + 1 : x + cell - 1] = (95, 85, 80)
+                cover = frame[y + 4 : y + cell - 4, x + 4 : x + cell - 4]
+                shade = np.zeros((cell, cell), bool)
+                shade[gy - y : gy - y + glyph.shape[0], gx - x : gx - x + glyph.shape[1]] = glyph > 127
+                cover[:] = (59, 41, 30)
+                cover[shade[4 : cell - 4, 4 : cell - 4]] = (47, 29, 18)  # its digit a shade darker
+    return frame
+
+
+def test_a_board_of_tiles_mostly_covered_reads_whole() -> None:
+    """Covered cells drawn a little smaller than live ones, and more of them: one board, every row."""
+    rows = ["12345....", ".....13..", "5161.....", "...45....", ".4.5.....", "1........", "..2......"]
+    rows += ["......3..", "....4....", "753456161", "3151715__"]
+    reading = read_board(tile_board(rows), "tiles.png")
+    assert list(reading.rows) == rows
+
+
+def test_a_board_of_tiles_cut_by_the_frame_is_not_whole() -> None:
+    """A board taller than the window: the rows shown read, and the reading does not pass for whole."""
+    rows = ["123456789", "987654321", "123456789", "987654321", "5________"]
+    frame = tile_board(rows)
+    cut = frame[: 2 * 40 + 3 * 40 + 15]  # the fourth row cut by the frame's edge
+    reading = read_board(cut, "cut.png", straighten=False)
+    assert list(reading.rows) == rows[:3] and not reading.whole
+    assert read_board(frame, "whole.png").whole

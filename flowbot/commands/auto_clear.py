@@ -24,6 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--numbermatch", action="store_true", help="play Number Match (click pairs and '+') instead of Flow"
     )
+    parser.add_argument(
+        "--rules",
+        metavar="NAME=VALUE,...",
+        help="with --numbermatch: fix rules instead of finding them (diagonals, wrap, add-when-stuck, "
+        "auto-add, clear-rows = yes|no; add = copy|generated|unknown; adds = limited|unlimited)",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     parser.add_argument(
         "--artifacts",
@@ -38,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
     """Clear levels on screen until the count is reached or no next level comes."""
     if args.numbermatch:
         return _numbermatch(args)
+    if args.rules:
+        from flowbot.errors import UsageError
+
+        raise UsageError("--rules is for --numbermatch")
     from flowbot.live.run import run_auto_clear
 
     profile, settings, region = game_settings(args)
@@ -67,5 +77,5 @@ def _numbermatch(args: argparse.Namespace) -> int:
         )
     region = parse_region(args.region) if args.region else None
     return run_numbermatch_clear(
-        count=args.count, region=region, as_json=args.json, out=sys.stdout, err=sys.stderr
+        count=args.count, region=region, as_json=args.json, out=sys.stdout, err=sys.stderr, rules=args.rules
     )

@@ -19,17 +19,19 @@ import logging
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from flowbot.act.guard import BoardGuard, Spot, Windows
+from flowbot.act.guard import Windows
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
-from flowbot.numbermatch.board import Move, apply_move
+from flowbot.modes.numbermatch_guard import BoardChangedError, NumberMatchGuard
+from flowbot.numbermatch import evidence
+from flowbot.numbermatch.board import Move, apply_move, find_pairs
 from flowbot.numbermatch.game import board_text
 from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
-from flowbot.numbermatch.rules import Rules
-from flowbot.numbermatch.search import WON, solve
+from flowbot.numbermatch.rules import Rules, Scoring
+from flowbot.numbermatch.search import WON, solve, solve_best
 
 log = logging.getLogger(__name__)
 
@@ -38,16 +40,30 @@ SETTLE = 0.03  # seconds after a click or drag before the screen is looked at
 LOOKS = 8  # looks at the screen for it to show what a move should have made
 LOOK_PAUSE = 0.05
 NEW_BOARD_WAIT = 5.0  # seconds for the next stage's board to show
+REFUSE_SECONDS = 6.0  # a board unchanged this long after a move: the game refused it (a loaded browser lags)
 REPLANS = 3  # whole-board rereads a board may need before the run stops
 SOLVE_SECONDS = 20.0
 CLICK_HOLD = 0.02
 MAX_SCROLLS = 60  # drags while looking for the top or the end of a board
+# Adds a plan may use in a game that adds without limit: each one doubles the digits to search.
+UNLIMITED_PLAN_ADDS = 3
+# Seconds a plan first gets without the moves the game has not yet been seen to take (the phone
+# game's diagonals and row-end wraps, and adds while a pair is left, which some games refuse): a win
+# that needs none of them risks no refused click.
+CAUTIOUS_SECONDS = 1.0
+# When no line clears the board: the line that takes the most pairs (a row or a win is worth nothing more).
+PAIRS_ONLY = Scoring(near_pair=1, far_pair=1, row=0, board=0)
 
 
 class NumberMatchClearError(FlowbotError):
-    """The live Number Match run could not go on (a board unreadable, unsolvable, or not taking moves)."""
+    """The live Number Match run stopped short (a board not cleared, not taking moves, none next)."""
 
     exit_code = 4  # the live bot stopped short, as Flow's (10 is the fail-safe's)
+
+
+class NoBoardError(NumberMatchClearError):
+    """No Number Match board reads on the screen (nothing was pressed): stopped short, as Flow's
+    auto-clear with no board found (9 is a second bot on the display)."""
 
 
 @dataclass
@@ -65,11 +81,18 @@ class BoardRun:
 
 @dataclass
 class ClearReport:
-    """What a run did, board by board, and why it stopped early (None: it did what it was asked)."""
+    """What a run did, board by board, and why it stopped early (None: it did what it was asked);
+    the rules it ended with and what taught them, its clicks and the clicks the game did not take."""
 
     boards: list[BoardRun] = field(default_factory=list)
     stopped: str | None = None
     halt: StopRun | None = None
+    error: FlowbotError | None = None
+    count: int | None = None
+    rules: Rules = field(default_factory=Rules)
+    lessons: list[str] = field(default_factory=list)
+    clicks: int = 0
+    wrong_clicks: int = 0
 
     @property
     def cleared(self) -> int:
@@ -82,10 +105,19 @@ class ClearReport:
         return statistics.median(times) if times else 0.0
 
     def summary(self) -> str:
-        """One line for a person."""
-        text = f"cleared {self.cleared} of {len(self.boards)} Number Match boards"
+        """One line for a person (the asked-for count named only when one was asked for)."""
+        if self.count is not None:
+            text = f"cleared {self.cleared} of {self.count} Number Match boards (--count {self.count})"
+        else:
+            text = f"cleared {self.cleared} Number Match board{'s' if self.cleared != 1 else ''}"
+            if len(self.boards) != self.cleared:
+                text += f" ({len(self.boards) - self.cleared} not cleared)"
         if self.cleared:
             text += f", {self.seconds_median():.1f} s per board (median)"
+        if self.lessons:
+            text += "; rules learnt: " + "; ".join(self.lessons)
+        if self.wrong_clicks:
+            text += f"; {self.wrong_clicks} of {self.clicks} clicks not taken"
         return text + (f"; stopped: {self.stopped}" if self.stopped else "")
 
 
@@ -124,77 +156,287 @@ class NumberMatchClear:
         *,
         windows: Windows | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        rules: Rules | None = None,
+        fixed: frozenset[str] = frozenset(),
     ) -> None:
         self.screen, self.pointer, self.region, self.count = screen, pointer, region, count
         self.windows = windows
         self.sleep = sleep
-        self.view: View | None = None
-        self.guard: BoardGuard | None = None
+        self.guard = NumberMatchGuard(screen, windows, region)
+        self.guard.sleep = sleep
+        self._view: View | None = None
+        self.fenced = False
         self.scrolls = 0  # drags made to bring a cell into view, over the run
+        self.rules = rules or Rules()  # the phone game's, until the game shows otherwise
+        self.fixed = fixed  # Rules fields set on the command line: never changed
+        self.lessons: list[str] = []
+        self.confirmed: set[str] = set()  # pair kinds the game has taken ('diagonal', 'wrap')
+        self.clicks = 0
+        self.wrong_clicks = 0
+        self.add_point: tuple[float, float] | None = None  # an add control found by its label (screen)
+
+    @property
+    def view(self) -> View | None:
+        """The last look at the board the bot acts on."""
+        return self._view
+
+    @view.setter
+    def view(self, view: View) -> None:
+        """A new look to act on: the guard checks for this board from now on."""
+        self._view = view
+        self._fence(view)
 
     # --- the run -------------------------------------------------------------------------------------
 
     def run(self) -> ClearReport:
         """Clear boards until `count` are cleared (or for ever); a stop is kept in the report."""
-        report = ClearReport()
+        report = ClearReport(count=self.count)
         with stop_signals() as watch:
             try:
                 while self.count is None or report.cleared < self.count:
                     if watch.error() is not None:
                         raise watch.error()  # type: ignore[misc]
+                    if report.boards and not self.next_board_shows():
+                        break  # no next board came: done (short of a --count, said below)
                     board = BoardRun()
                     report.boards.append(board)
                     self.play_board(board, watch)
             except StopRun as stop:
                 report.stopped, report.halt = str(stop), stop
             except FlowbotError as error:
-                report.stopped = str(error)
+                report.stopped, report.error = str(error), error
+        if report.stopped is None and self.count is not None and report.cleared < self.count:
+            report.stopped = f"no next board came after {report.cleared} (--count {self.count})"
+        report.rules, report.lessons = self.rules, self.lessons
+        report.clicks, report.wrong_clicks = self.clicks, self.wrong_clicks
         return report
 
     def play_board(self, board: BoardRun, watch) -> None:
-        """Read, solve and play one board until it is cleared and the next one shows."""
+        """Read, solve and play one board until it is cleared (the screen shows it empty)."""
         started = time.perf_counter()
         scrolls_before = self.scrolls
         cells, adds_left = self.scan(board)
         line = self.plan(cells, adds_left)
-        replans = 0
-        while line:
-            move, line = line[0], line[1:]
+        stale = 0
+        while True:
             if watch.error() is not None:
                 raise watch.error()  # type: ignore[misc]
-            after = apply_move(cells, move, Rules(adds=max(adds_left, 0)))
-            left_after = adds_left - 1 if move.is_add else adds_left
-            self.play(move, cells)
+            if not line:
+                raise NumberMatchClearError(
+                    f"the board cannot be cleared under the rules found ({evidence.rules_text(self.rules)}); "
+                    f"no move left on it: {' '.join(board_text(cells, WIDTH))}"
+                )
+            move, line = line[0], line[1:]
+            rules = self.rules_with(adds_left)
+            after = apply_move(cells, move, rules)
+            left_after = adds_left - 1 if move.is_add and self.rules.adds_limited else adds_left
+            log.debug(
+                "move %s on %s, expecting %s",
+                move,
+                " ".join(board_text(cells, WIDTH)),
+                " ".join(board_text(after, WIDTH)),
+            )
+            try:
+                self.play(move, cells, rules)
+            except BoardChangedError as changed:
+                # The game took an earlier click late (or drew something new): read it all again.
+                log.info("%s: reading the board again", changed)
+                stale += 1
+                if stale > REPLANS:
+                    raise
+                board.rereads += 1
+                seen, adds_left = self.scan(board)
+                self.learn_unprompted(cells, seen)
+                cells = seen
+                line = self.plan(cells, adds_left)
+                continue
             board.moves += 1
             board.adds += move.is_add
             if not after:
-                break  # the board is gone: the next stage's board is checked below
-            if self.confirm(after, left_after, board):
+                if not self.left_over(move):
+                    break  # the board is gone: the next one is looked for by `run`
+                # Digits are still there: the pair not taken, or digits the board as read did not have.
+            elif self.confirm(after, left_after, board):
+                if not move.is_add:
+                    self.confirmed.add(evidence.line_kind(move, WIDTH))
+                elif find_pairs(cells, rules):
+                    self.confirmed.add("add")  # taken while a pair was left
                 cells, adds_left = after, left_after
                 continue
-            if self.guard is not None:
-                self.guard.check()  # a window over the game, or the game gone: stop, say so
-            replans += 1
+            self.guard.check_present()  # a window over the game, or the game gone: stop, say so
             board.rereads += 1
-            if replans > REPLANS:
+            self.wait_for_change()
+            seen, seen_adds = self.scan(board)
+            if seen == evidence.trimmed(cells) and not move.is_add:
+                try:
+                    self.deselect(move, cells)
+                except BoardChangedError:
+                    seen, seen_adds = self.scan(board)  # the pair was taken after all, late
+            if seen == evidence.trimmed(cells):
+                self.wrong_clicks += 1 if move.is_add else 2
+            learnt = self.learn(cells, move, after, seen)
+            stale = 0 if learnt or seen != evidence.trimmed(cells) else stale + 1
+            if stale > REPLANS:
                 raise NumberMatchClearError(
                     f"the board did not change as the rules say after {REPLANS} fresh reads; stopped"
                 )
-            log.info("the screen does not show the board the move should give: reading it all again")
-            cells, adds_left = self.scan(board)
+            if not learnt:
+                log.info("the screen does not show the board the move should give: reading it all again")
+            if move.is_add and seen == evidence.trimmed(cells) and not learnt:
+                seen_adds = 0  # "+" did nothing and no rule explains it: no add is left
+            cells, adds_left = seen, seen_adds
+            if not cells:
+                break
             line = self.plan(cells, adds_left)
-        self.wait_for_new_board()
         board.scrolled = board.scrolled or self.scrolls > scrolls_before
         board.cleared = True
         board.seconds = time.perf_counter() - started
 
+    def wait_for_change(self) -> None:
+        """Before a move is taken as refused: the screen must go on showing the board as it was
+        before the move for REFUSE_SECONDS (a browser under load takes a click late)."""
+        assert self.view is not None
+        before = self.view.reading.rows
+        deadline = time.perf_counter() + REFUSE_SECONDS
+        while time.perf_counter() < deadline:
+            try:
+                if self.look().reading.rows != before:
+                    return
+            except NumberMatchReadError:
+                return
+            self.sleep(LOOK_PAUSE)
+
+    def left_over(self, move: Move) -> bool:
+        """After what should have been the board's last pair: True when the board still shows (the
+        screen as before the pair for REFUSE_SECONDS, or that pair's cells cleared and digits left
+        elsewhere); False when it is gone, or a new board shows (other digits at the pair's cells)."""
+        assert self.view is not None
+        before = self.view
+        deadline = time.perf_counter() + REFUSE_SECONDS
+        while time.perf_counter() < deadline:
+            self.sleep(LOOK_PAUSE)
+            try:
+                view = self.look()
+            except NumberMatchReadError:
+                return False
+            grid = view.reading.grid
+            if abs(grid.xs[0] + view.frame.left - before.reading.grid.xs[0] - before.frame.left) > 2:
+                return False
+            text = view.reading.rows
+            if text == before.reading.rows:
+                continue  # not taken yet (a loaded browser takes clicks late)
+            shown = [
+                (row - before.top, col) for row, col in (divmod(index, WIDTH) for index in (move.a, move.b))
+            ]
+            if any(not 0 <= row < len(text) for row, _ in shown):
+                return False
+            if all(not text[row][col].isdigit() for row, col in shown):
+                return any(char.isdigit() for line in text for char in line)
+            return False
+        return True
+
+    def rules_with(self, adds_left: int) -> Rules:
+        """The rules found so far, with the adds a plan may still use."""
+        return replace(self.rules, adds=max(adds_left, 0))
+
     def plan(self, cells: tuple[int, ...], adds_left: int) -> tuple[Move, ...]:
-        """The solver's winning line for the board as read; a board with none stops the run."""
-        answer = solve(cells, Rules(adds=adds_left), timeout=SOLVE_SECONDS)
-        if answer.status != WON:
-            rows = " ".join(board_text(cells, WIDTH))
-            raise NumberMatchClearError(f"no win found for the board on screen ({answer.status}): {rows}")
-        return answer.moves
+        """The solver's winning line for the board as read under the rules found; with none, the
+        line that takes the most pairs (said in the log), which may be empty."""
+        limited = self.rules.adds_limited
+        budgets = [max(adds_left, 0)] if limited else list(range(UNLIMITED_PLAN_ADDS + 1))
+        untried: dict[str, bool] = {
+            field: False
+            for field, kind in (("diagonals", "diagonal"), ("wrap", "wrap"))
+            if getattr(self.rules, field) and field not in self.fixed and kind not in self.confirmed
+        }
+        # Some games refuse "+" while a pair is left: a plan that adds only when stuck risks nothing.
+        if (
+            not self.rules.add_when_stuck
+            and "add_when_stuck" not in self.fixed
+            and "add" not in self.confirmed
+        ):
+            untried["add_when_stuck"] = True
+        if untried:
+            cautious = replace(self.rules, adds=budgets[-1], **untried)
+            answer = solve(cells, cautious, timeout=CAUTIOUS_SECONDS)
+            # Its adds must come where no pair is left under the full rules too.
+            stuck_only = self.rules.add_when_stuck or "add_when_stuck" in untried
+            full = replace(self.rules, adds=budgets[-1], add_when_stuck=stuck_only)
+            if answer.status == WON and evidence.adds_allowed(cells, answer.moves, full):
+                return answer.moves
+        for budget in budgets:
+            answer = solve(cells, replace(self.rules, adds=budget), timeout=SOLVE_SECONDS / len(budgets))
+            if answer.status == WON:
+                return answer.moves
+        rules = replace(self.rules, adds=budgets[-1])
+        best = solve_best(cells, rules, PAIRS_ONLY, timeout=SOLVE_SECONDS)
+        pairs = sum(not move.is_add for move in best.moves)
+        log.warning(
+            "no win found for the board on screen under %s: playing the line that takes the most pairs (%d)",
+            evidence.rules_text(rules),
+            pairs,
+        )
+        return best.moves
+
+    # --- learning the rules -----------------------------------------------------------------------
+
+    def learn(
+        self, before: tuple[int, ...], move: Move, expected: tuple[int, ...], seen: tuple[int, ...]
+    ) -> bool:
+        """Adopt the rule that explains why the board shows `seen` and not `expected` after `move`
+        from `before`; True when a rule changed (said in the log and the report)."""
+        before, seen = evidence.trimmed(before), evidence.trimmed(seen)
+        if move.is_add:
+            if seen == before:
+                if find_pairs(before, self.rules) and not self.rules.add_when_stuck:
+                    return self.adopt("add_when_stuck", True, '"+" did nothing while a pair was left')
+                return False
+            appended = evidence.appended(before, seen)
+            if appended is None:
+                return False
+            kind = evidence.add_kind(before, appended)
+            return self.adopt("add", kind, f'"+" added {evidence.digits(appended)}')
+        if seen == before:
+            kind = evidence.line_kind(move, WIDTH)
+            if kind == "diagonal" and self.rules.diagonals:
+                return self.adopt(
+                    "diagonals", False, f"a diagonal pair {evidence.cells_text(move)} was refused"
+                )
+            if kind == "wrap" and self.rules.wrap:
+                return self.adopt(
+                    "wrap", False, f"a pair across a row's end {evidence.cells_text(move)} was refused"
+                )
+            return False
+        kept = replace(self.rules, clear_rows=False)
+        if self.rules.clear_rows and seen == evidence.trimmed(apply_move(before, move, kept)):
+            return self.adopt("clear_rows", False, "an emptied row stayed in place")
+        return self.learn_unprompted(expected, seen)
+
+    def learn_unprompted(self, before: tuple[int, ...], seen: tuple[int, ...]) -> bool:
+        """A board with no pair left that grew with no "+" pressed: the game adds by itself when
+        stuck (and its add's kind shows); True when a rule changed."""
+        if self.rules.auto_add or find_pairs(before, self.rules):
+            return False
+        appended = evidence.appended(before, seen)
+        if appended is None:
+            return False
+        learnt = self.adopt(
+            "auto_add", True, f"the game added {evidence.digits(appended)} by itself when stuck"
+        )
+        kind = evidence.add_kind(before, appended)
+        if kind != self.rules.add:
+            self.adopt("add", kind, f"its add was {kind}")
+        return learnt
+
+    def adopt(self, name: str, value: object, because: str) -> bool:
+        """Set one rule (unless the command line fixed it); True when it changed."""
+        if name in self.fixed or getattr(self.rules, name) == value:
+            return False
+        self.rules = replace(self.rules, **{name: value})
+        lesson = f"{because}: {name.replace('_', '-')}={evidence.value_text(value)}"
+        self.lessons.append(lesson)
+        log.warning("rule found from the game: %s", lesson)
+        return True
 
     # --- looking -----------------------------------------------------------------------------------
 
@@ -225,7 +467,7 @@ class NumberMatchClear:
             self.sleep(LOOK_PAUSE)
         if previous is not None:
             return previous
-        raise NumberMatchClearError(f"no Number Match board reads on the screen: {error}")
+        raise NoBoardError(f"no Number Match board reads on the screen: {error}")
 
     def scan(self, board: BoardRun) -> tuple[tuple[int, ...], int]:
         """The whole board (scrolled to its top, then down through it) and the adds left; the view
@@ -234,7 +476,8 @@ class NumberMatchClear:
         self._fence(view)
         # A board nearly as tall as the view may be scrolled even when its first row looks like the
         # grid's top (a row cut exactly at the header's edge): scroll up until nothing moves.
-        if not view.reading.whole or len(view.reading.rows) >= view.capacity - 2:
+        tall = len(view.reading.rows) >= view.capacity - 2 and not view.reading.grid.bottom_visible
+        if not view.reading.whole or tall:
             view = self._to_top(view)
             board.scrolled = True
         rows = list(view.reading.rows)
@@ -246,6 +489,10 @@ class NumberMatchClear:
             step = max(1, view.capacity - 1)
             self.drag_rows(view, step)
             after = self.look_steady()
+            if after.reading.rows == view.reading.rows and after.reading.grid.ys == view.reading.grid.ys:
+                raise NumberMatchClearError(
+                    "the board runs past the edge of the screen and dragging it does not scroll it"
+                )
             shift = _overlap_shift(view.reading.rows, after.reading.rows, step)
             if shift is None:
                 raise NumberMatchClearError("the board's views do not join up while scrolling down it")
@@ -257,6 +504,10 @@ class NumberMatchClear:
         self.view = view
         board.most_rows = max(board.most_rows, len(rows))
         adds = view.reading.adds_left
+        # No "+" sign and no badge: a game whose add control is a labelled button, with no count.
+        unseen = adds is None and view.reading.plus is None and self.rules.adds_limited
+        if unseen and "adds_limited" not in self.fixed and self.find_add_control(view) is not None:
+            self.adopt("adds_limited", False, "the add control shows no count")
         # The bundled game hides the badge at no adds left; a phone may show an ad instead of a number.
         adds_left = adds if adds is not None else 0
         cells = tuple(int(char) if char.isdigit() else 0 for row in rows for char in row.rstrip("_"))
@@ -286,16 +537,17 @@ class NumberMatchClear:
                 continue
             top = _locate(expected, view.reading, predicted)
             badge = view.reading.adds_left
-            if top is not None and (badge is None or badge == adds_left):
+            if top is not None and (badge is None or badge == adds_left or not self.rules.adds_limited):
                 view.top = top
                 self.view = view
                 return True
             self.sleep(LOOK_PAUSE)
         return False
 
-    def wait_for_new_board(self) -> None:
-        """After the last pair: the next stage's board shows whole (a new board starts at its top),
-        and is not the last view of the old one (the screen may not have caught up yet)."""
+    def next_board_shows(self) -> bool:
+        """After a board was cleared: True once a new board shows whole (a new board starts at its
+        top) and is not the last view of the old one (the screen may not have caught up yet); False
+        when none comes within NEW_BOARD_WAIT (a game that ends on a won screen)."""
         old = self.view.reading.rows if self.view is not None else None
         deadline = time.perf_counter() + NEW_BOARD_WAIT
         while time.perf_counter() < deadline:
@@ -305,25 +557,72 @@ class NumberMatchClear:
                 self.sleep(LOOK_PAUSE)
                 continue
             if view.reading.whole and view.reading.rows != old:
-                return
+                return True
             self.sleep(LOOK_PAUSE)
-        raise NumberMatchClearError(f"no new board within {NEW_BOARD_WAIT:.0f} s of clearing one")
+        return False
 
     # --- acting ------------------------------------------------------------------------------------
 
-    def play(self, move: Move, cells: tuple[int, ...]) -> None:
-        """Click a pair's two cells, or "+"."""
+    def play(self, move: Move, cells: tuple[int, ...], rules: Rules) -> None:
+        """Click a pair's two cells, or "+" (not when the game adds by itself: it is stuck now)."""
         assert self.view is not None
         if move.is_add:
+            if rules.auto_add and not find_pairs(cells, rules):
+                return
             plus = self.view.reading.plus
-            if plus is None:
-                raise NumberMatchClearError('the "+" button is not on the screen')
-            self.press(plus[0] + self.view.frame.left, plus[1] + self.view.frame.top)
+            if plus is not None:
+                self.press(plus[0] + self.view.frame.left, plus[1] + self.view.frame.top)
+                return
+            point = self.add_point or self.find_add_control(self.view)
+            if point is None:
+                raise NumberMatchClearError('no "+" and no control labelled "add" on the screen')
+            self.press(*point)
             return
         for index in (move.a, move.b):
             row, col = divmod(index, WIDTH)
             self.bring_into_view(row, cells)
-            self.press(*self.view.cell_point(row, col))
+            try:
+                self.press(*self.view.cell_point(row, col))
+            except BoardChangedError:
+                if index == move.a:
+                    raise
+                # The first click moved the board (a message above it went away): the same board
+                # elsewhere is found again, and its second cell pressed where it is now.
+                self.relocate(cells)
+                self.bring_into_view(row, cells)
+                self.press(*self.view.cell_point(row, col))
+
+    def relocate(self, cells: tuple[int, ...]) -> None:
+        """Find the board `cells` again on the screen after it moved; BoardChangedError if it is not there."""
+        assert self.view is not None
+        expected = board_text(cells, WIDTH)
+        for _ in range(LOOKS):
+            view = self.look_steady()
+            top = _locate(expected, view.reading, self.view.top)
+            if top is not None:
+                view.top = top
+                self.view = view
+                return
+            self.sleep(LOOK_PAUSE)
+        raise BoardChangedError("the board moved and does not show as read any more; stopped before pressing")
+
+    def deselect(self, move: Move, cells: tuple[int, ...]) -> None:
+        """After a pair the game refused: click its second cell again, which the game then holds
+        selected (the next click would pair with it)."""
+        assert self.view is not None
+        row, col = divmod(move.b, WIDTH)
+        self.bring_into_view(row, cells)
+        self.press(*self.view.cell_point(row, col))
+
+    def find_add_control(self, view: View) -> tuple[float, float] | None:
+        """The screen point of a control labelled "add" (read with OCR, once), or None."""
+        from flowbot.numbermatch.controls import find_add_control
+
+        found = find_add_control(view.frame.pixels, view.reading.grid)
+        if found is not None:
+            self.add_point = (found[0] + view.frame.left, found[1] + view.frame.top)
+            self._fence(view)
+        return self.add_point
 
     def bring_into_view(self, row: int, cells: tuple[int, ...]) -> None:
         """Scroll until board row `row` is whole on screen, and know where every row is again."""
@@ -349,9 +648,9 @@ class NumberMatchClear:
 
     def press(self, x: float, y: float) -> None:
         """One click, after the guard's look."""
-        if self.guard is not None:
-            self.guard.check(x, y)
+        self.guard.check(x, y)
         click(self.pointer, x, y, hold=CLICK_HOLD)
+        self.clicks += 1
         self.sleep(SETTLE)
 
     def drag_rows(self, view: View, rows: int) -> None:
@@ -363,8 +662,8 @@ class NumberMatchClear:
         high = grid.ys[-1] - grid.cell * 0.3 + view.frame.top
         start = high if distance > 0 else low
         end = start - distance
-        if self.guard is not None:
-            self.guard.check(x, start)
+        self.guard.arm(view.frame, view.reading)  # the drag starts on the view just read
+        self.guard.check(x, start)
         self.pointer.move(x, start)
         self.pointer.down()
         try:
@@ -377,39 +676,28 @@ class NumberMatchClear:
         self.sleep(SETTLE)
 
     def _fence(self, view: View) -> None:
-        """Keep the pointer on the game (the grid and the "+" under it) and arm the board guard."""
+        """Keep the pointer on the game (the grid, the "+" under it, an add control found by its
+        label), growing the fence as the board grows; and arm the board guard."""
         grid, frame = view.reading.grid, view.frame
-        bottom = view.reading.plus[1] if view.reading.plus else grid.ys[-1]
-        if self.region is None and hasattr(self.pointer, "bounds"):
-            left = int(grid.xs[0] - grid.cell * 0.5) + frame.left
-            top = int(grid.ys[0] - grid.cell) + frame.top
-            right = int(grid.xs[-1] + grid.cell * 0.5) + frame.left
-            low = int(bottom + grid.cell) + frame.top
-            self.pointer.bounds = Region(left, top, right - left, low - top)  # type: ignore[attr-defined]
-        spots = []
-        middle = round((grid.ys[0] + grid.ys[-1]) / 2)
-        for x in (round(grid.xs[0]), round(grid.xs[-1])):
-            spots.append(_spot(frame, x, middle))
+        xs = [grid.xs[0] - grid.cell * 0.5, grid.xs[-1] + grid.cell * 0.5]
+        ys = [grid.ys[0] - grid.cell, grid.ys[-1] + grid.cell]
         if view.reading.plus is not None:
-            # Beside the cross, on the round button: its colour stays when the cross greys out.
-            px, py = view.reading.plus
-            offset = round(grid.cell * 0.3)
-            spots.append(_spot(frame, round(px) - offset, round(py) + offset))
-        board = Region(
-            round(grid.xs[0]) + frame.left,
-            round(grid.ys[0]) + frame.top,
-            round(grid.xs[-1] - grid.xs[0]),
-            round(grid.ys[-1] - grid.ys[0]),
-        )
-        self.guard = BoardGuard(self.screen, spots, board, self.windows, radius=1)
+            ys.append(view.reading.plus[1] + grid.cell)
+        xs, ys = [x + frame.left for x in xs], [y + frame.top for y in ys]
+        if self.add_point is not None:
+            xs.append(self.add_point[0])
+            ys.append(self.add_point[1])
+        if self.region is None and hasattr(self.pointer, "bounds"):
+            if self.fenced:
+                before = self.pointer.bounds  # type: ignore[attr-defined]
+                xs += [before.left, before.left + before.width]
+                ys += [before.top, before.top + before.height]
+            left, top = int(min(xs)), int(min(ys))
+            self.pointer.bounds = Region(left, top, int(max(xs)) + 1 - left, int(max(ys)) + 1 - top)  # type: ignore[attr-defined]
+            self.fenced = True
+        self.guard.arm(frame, view.reading)
         if hasattr(self.pointer, "guard"):
             self.pointer.guard = self.guard  # type: ignore[attr-defined] - its cheap look runs mid-drag too
-
-
-def _spot(frame: Frame, x: int, y: int) -> Spot:
-    """A guard spot at a frame pixel, in screen coordinates, with the colour it shows now."""
-    blue, green, red = (int(value) for value in frame.pixels[y, x])
-    return Spot(x + frame.left, y + frame.top, (blue, green, red))
 
 
 def _overlap_shift(before: tuple[str, ...], after: tuple[str, ...], step: int) -> int | None:
@@ -442,19 +730,40 @@ def _locate(expected: tuple[str, ...], reading: Reading, predicted: int) -> int 
     return min(candidates, key=lambda top: abs(top - predicted))
 
 
-def run_numbermatch_clear(*, count: int | None, region: Region | None, as_json: bool, out, err) -> int:
-    """Play Number Match on the real screen with the real mouse, print the summary, return the exit code."""
+def run_numbermatch_clear(
+    *,
+    count: int | None,
+    region: Region | None,
+    as_json: bool,
+    out,
+    err,
+    rules: str | None = None,
+) -> int:
+    """Play Number Match on the real screen with the real mouse, print the summary, return the exit
+    code: 0 done, 4 stopped short, 9 no board read (NoBoardError); a stop signal or the guard's stop
+    is raised again for the CLI."""
     import json
 
     from flowbot.modes.live import game_on_screen
+    from flowbot.numbermatch.rules import parse_rules
 
-    with game_on_screen(region) as game:  # the same screen, pointer space and guard as Flow's bot
-        loop = NumberMatchClear(game.screen, game.pointer, region, count, windows=game.windows)
+    fields = parse_rules(rules or "")
+    with game_on_screen(region) as game:  # the same screen, pointer space and window list as Flow's bot
+        loop = NumberMatchClear(
+            game.screen,
+            game.pointer,
+            region,
+            count,
+            windows=game.windows,
+            rules=replace(Rules(), **fields),
+            fixed=frozenset(fields),
+        )
         report = loop.run()
     if as_json:
         record = {
             "boards": len(report.boards),
             "cleared": report.cleared,
+            "count": count,
             "seconds_per_board_median": round(report.seconds_median(), 2),
             "per_board": [
                 {
@@ -468,6 +777,10 @@ def run_numbermatch_clear(*, count: int | None, region: Region | None, as_json: 
                 }
                 for board in report.boards
             ],
+            "rules": report.rules.describe(),
+            "lessons": report.lessons,
+            "clicks": report.clicks,
+            "wrong_clicks": report.wrong_clicks,
             "stopped": report.stopped,
         }
         out.write(json.dumps(record) + "\n")
@@ -475,5 +788,13 @@ def run_numbermatch_clear(*, count: int | None, region: Region | None, as_json: 
         out.write(report.summary() + "\n")
     if report.halt is not None:
         raise report.halt
-    short = count is not None and report.cleared < count
-    return NumberMatchClearError.exit_code if short or report.stopped else 0
+    return exit_code(report)
+
+
+def exit_code(report: ClearReport) -> int:
+    """0 when the run did what it was asked, else the stop's own status (4 short, 9 no board)."""
+    if report.error is not None:
+        return report.error.exit_code
+    short = report.count is not None and report.cleared < report.count
+    failed = any(not board.cleared for board in report.boards) or not report.boards
+    return NumberMatchClearError.exit_code if short or failed or report.stopped else 0

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flowbot.numbermatch.errors import NumberMatchInputError
-from flowbot.numbermatch.rules import DEFAULT_RULES, DIGIT_CLASS, Rules
+from flowbot.numbermatch.rules import DEFAULT_RULES, DIGIT_CLASS, GENERATED, Rules
 
 Cells = tuple[int, ...]
 Pair = tuple[int, int]
@@ -42,7 +42,7 @@ def make_board(cells: Sequence[int], rules: Rules = DEFAULT_RULES) -> Cells:
     for index, value in enumerate(cells):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 9:
             raise NumberMatchInputError(f"slot {index} holds {value!r}, expected a digit 0-9")
-    return tuple(normalize(bytes(cells), rules.width))
+    return tuple(normalize(bytes(cells), rules.width, rules.clear_rows))
 
 
 def rows_of(cells: Sequence[int], width: int) -> list[Sequence[int]]:
@@ -63,8 +63,8 @@ def find_pairs(cells: Sequence[int], rules: Rules = DEFAULT_RULES) -> list[Pair]
 def apply_move(cells: Sequence[int], move: Move, rules: Rules = DEFAULT_RULES) -> Cells:
     """The board after a move (trusted: a pair must come from `find_pairs`), cleared rows taken away."""
     if move.is_add:
-        return tuple(_add(bytes(cells)))
-    after, _ = _remove(bytes(cells), move.a, move.b, rules.width)
+        return tuple(_add(bytes(cells), rules.add))
+    after, _ = _remove(bytes(cells), move.a, move.b, rules.width, rules.clear_rows)
     return tuple(after)
 
 
@@ -72,7 +72,7 @@ def rows_cleared_by(cells: Sequence[int], move: Move, rules: Rules = DEFAULT_RUL
     """How many rows disappear when this move is played (0 or 1 for most pairs, 2 at most)."""
     if move.is_add:
         return 0
-    return _remove(bytes(cells), move.a, move.b, rules.width)[1]
+    return _remove(bytes(cells), move.a, move.b, rules.width, rules.clear_rows)[1]
 
 
 def is_near(a: int, b: int, rules: Rules = DEFAULT_RULES) -> bool:
@@ -80,11 +80,16 @@ def is_near(a: int, b: int, rules: Rules = DEFAULT_RULES) -> bool:
     return _near(a, b, rules.width, rules.wrap)
 
 
-def normalize(cells: bytes, width: int) -> bytes:
-    """The board with every fully cleared row taken away (the last, shorter row too)."""
+def normalize(cells: bytes, width: int, clear_rows: bool = True) -> bytes:
+    """The board with every fully cleared row taken away (the last, shorter row too); with
+    `clear_rows` off, only the cleared rows at the bottom."""
     if all(cells):
         return cells
     kept = [cells[start : start + width] for start in range(0, len(cells), width)]
+    if not clear_rows:
+        while kept and not any(kept[-1]):
+            kept.pop()
+        return b"".join(kept)
     return b"".join(row for row in kept if any(row))
 
 
@@ -104,11 +109,16 @@ def _near(a: int, b: int, width: int, wrap: bool) -> bool:
     return step == width - 1 and col > 0
 
 
-def _remove(cells: bytes, a: int, b: int, width: int) -> tuple[bytes, int]:
-    """Clear slots a and b; take away their rows if that left them empty. Returns (board, rows taken)."""
+def _remove(cells: bytes, a: int, b: int, width: int, clear_rows: bool = True) -> tuple[bytes, int]:
+    """Clear slots a and b; take away their rows if that left them empty (with `clear_rows` off,
+    only emptied rows at the bottom). Returns (board, rows taken)."""
     board = bytearray(cells)
     board[a] = 0
     board[b] = 0
+    if not clear_rows:
+        before = len(board)
+        after = normalize(bytes(board), width, clear_rows=False)
+        return after, -(-before // width) - -(-len(after) // width)
     taken = 0
     # The later row first, so that taking it away does not move the earlier one.
     for row in sorted({a // width, b // width}, reverse=True):
@@ -120,9 +130,21 @@ def _remove(cells: bytes, a: int, b: int, width: int) -> tuple[bytes, int]:
     return bytes(board), taken
 
 
-def _add(cells: bytes) -> bytes:
-    """Append every remaining digit, in reading order, after the last slot."""
-    return cells + cells.replace(b"\x00", b"")
+def _add(cells: bytes, kind: str = "copy", digits: bool = True) -> bytes:
+    """Append the added digits after the last slot: every remaining digit in reading order (a copy),
+    or for a GENERATED add, those with every second one replaced by its 10-complement, reversed.
+
+    On a board of digit classes (`digits` off) a complement is its own class, so the generated row
+    is the remaining classes reversed.
+    """
+    remaining = cells.replace(b"\x00", b"")
+    if kind == GENERATED:
+        if digits:
+            remaining = bytes(
+                value if index % 2 == 0 else 10 - value for index, value in enumerate(remaining)
+            )
+        remaining = remaining[::-1]
+    return cells + remaining
 
 
 def _pairs(classes: bytes, width: int, wrap: bool, diagonals: bool) -> list[Pair]:

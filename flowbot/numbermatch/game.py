@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from flowbot.numbermatch.board import _remove, find_pairs, rows_of
+from flowbot.numbermatch.board import ADD, _remove, apply_move, find_pairs, rows_of
 from flowbot.numbermatch.rules import DEFAULT_SCORING, Rules, Scoring
 from flowbot.numbermatch.score import pair_points
 from flowbot.numbermatch.search import WON, solve
@@ -140,11 +140,16 @@ class NumberMatchGame:
         return True
 
     def add(self) -> bool:
-        """The "+" button: append the live digits (blue) after the last slot; False when none are left."""
+        """The "+" button: append digits (blue) after the last slot as the rules add them (a copy of
+        the live ones, or a generated row); False when none are left, or refused while a pair is
+        left where the rules add only when stuck."""
         if self.adds_left <= 0 or not self.slots:
             return False
-        # A list first: extending a list from a generator over itself never ends.
-        self.slots.extend([Slot(slot.digit, blue=True) for slot in self.slots if not slot.cleared])
+        if self.rules.add_when_stuck and find_pairs(self.cells, self.rules):
+            return False
+        cells = self.cells
+        added = apply_move(cells, ADD, self.rules)[len(cells) :]
+        self.slots.extend(Slot(digit, blue=True) for digit in added)
         self.adds_left -= 1
         self.moves += 1
         self.selected = None
@@ -172,17 +177,22 @@ class NumberMatchGame:
     def _clear(self, a: int, b: int) -> None:
         """Clear a pair, take away the rows it emptied, score it; a cleared board moves to the next stage."""
         width = self.rules.width
-        after, taken = _remove(bytes(self.cells), a, b, width)
+        after, taken = _remove(bytes(self.cells), a, b, width, self.rules.clear_rows)
         self.score += pair_points(a, b, taken, not after, self.rules, self.scoring)
         self.slots[a].cleared = True
         self.slots[b].cleared = True
-        kept = [row for row in rows_of(self.slots, width) if not all(slot.cleared for slot in row)]
-        self.slots = [slot for row in kept for slot in row]
+        if self.rules.clear_rows:
+            kept = [row for row in rows_of(self.slots, width) if not all(slot.cleared for slot in row)]
+            self.slots = [slot for row in kept for slot in row]
+        else:
+            self.slots = self.slots[: len(after)]  # only emptied rows at the bottom go
         self.moves += 1
         if not self.slots:
             self.leave(True)
             self.stage += 1
             self.deal()
+        elif self.rules.auto_add and not find_pairs(self.cells, self.rules):
+            self.add()  # a game that adds by itself when no pair is left
 
 
 def board_text(cells: tuple[int, ...], width: int) -> tuple[str, ...]:

@@ -3,7 +3,9 @@
 A glyph is a cell's ink cut to its bounding box and scaled to GLYPH_SIZE, blurred a little so that
 stroke weight and a pixel of offset matter less than shape; its aspect ratio is kept beside it
 because scaling makes a '1' as wide as an '8'. Templates come from pygame's bundled sans font
-(the one the bundled game draws with), at several weights, so nothing is downloaded or learned.
+(the one the bundled game draws with) and the common sans fonts a desktop has (games in a browser
+draw with those: a bold '1' with a foot, a '4' open or closed), at several weights, so nothing is
+downloaded or learned.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,6 +23,14 @@ DIGITS = tuple(range(1, 10))
 # Sizes the templates are drawn at (pixels); the glyphs read are scaled anyway.
 TEMPLATE_HEIGHTS = (40, 64)
 HOLE_PENALTY = 0.15
+# Sans fonts that browsers and desktops draw digits with, where the system has them (Debian paths;
+# a missing one is skipped). Regular and bold: a game's digits are one or the other.
+SYSTEM_FONTS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,20 +76,26 @@ def _holes(ink: np.ndarray) -> int:
 def match(glyph: Glyph) -> tuple[int, float, float]:
     """(digit, score, runner-up score) of the template family that fits the glyph best; score <= 1."""
     digits, vectors, aspects, holes = _template_arrays()
-    similarity = vectors @ glyph.vector
-    # A '1' and a '7' differ mostly in width; a wrong aspect costs in proportion to how wrong.
-    similarity -= 0.5 * np.abs(np.log(glyph.aspect / aspects))
-    # A 5 and a 6 blur alike; whether the bowl is closed tells them apart.
-    similarity -= HOLE_PENALTY * np.abs(glyph.holes - holes)
+    similarity = _similarity(glyph, vectors, aspects, holes)
     best = {digit: float(similarity[digits == digit].max()) for digit in DIGITS}
     ranked = sorted(best.items(), key=lambda item: -item[1])
     return ranked[0][0], ranked[0][1], ranked[1][1]
 
 
+def _similarity(glyph: Glyph, vectors: np.ndarray, aspects: np.ndarray, holes: np.ndarray) -> np.ndarray:
+    """How well the glyph fits each template (1 at best), shape less aspect and counter penalties."""
+    similarity = vectors @ glyph.vector
+    # A '1' and a '7' differ mostly in width; a wrong aspect costs in proportion to how wrong.
+    similarity -= 0.5 * np.abs(np.log(glyph.aspect / aspects))
+    # A 5 and a 6 blur alike; whether the bowl is closed tells them apart.
+    similarity -= HOLE_PENALTY * np.abs(glyph.holes - holes)
+    return similarity
+
+
 @functools.cache
 def _template_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The templates as arrays (digit, vector rows, aspect, holes), for one matrix product per glyph."""
-    found = templates()
+    found = [(digit, glyph) for _, digit, glyph in _templates_by_face()]
     return (
         np.array([digit for digit, _ in found]),
         np.stack([glyph.vector for _, glyph in found]),
@@ -87,26 +104,44 @@ def _template_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-@functools.cache
 def templates() -> tuple[tuple[int, Glyph], ...]:
-    """(digit, glyph) for each digit at each weight and size, from pygame's bundled sans font."""
+    """(digit, glyph) for each digit at each weight and size, from pygame's bundled sans font and
+    the system's sans fonts."""
+    return tuple((digit, glyph) for _, digit, glyph in _templates_by_face())
+
+
+@functools.cache
+def _templates_by_face() -> tuple[tuple[int, int, Glyph], ...]:
+    """(font index, digit, glyph) of every template (the index says which font drew it)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame.font  # only here: reading a board needs no window
 
     pygame.font.init()
     found = []
-    for height in TEMPLATE_HEIGHTS:
-        font = pygame.font.Font(None, height)
-        for digit in DIGITS:
-            surface = font.render(str(digit), True, (255, 255, 255), (0, 0, 0))
-            ink = pygame.surfarray.array3d(surface)[:, :, 0].T
-            mask = ink > 127
-            for weight in (-1, 0, 1):
-                shaped = _reweighted(mask, weight, height)
-                glyph = glyph_of(shaped)
-                if glyph is not None:
-                    found.append((digit, glyph))
+    faces: list[str | None] = [None, *(path for path in SYSTEM_FONTS if Path(path).is_file())]
+    for index, face in enumerate(faces):
+        for height in TEMPLATE_HEIGHTS:
+            found.extend(
+                (index, digit, glyph) for digit, glyph in _rendered(pygame.font.Font(face, height), height)
+            )
     return tuple(found)
+
+
+def _rendered(font, height: int) -> list[tuple[int, Glyph]]:
+    """(digit, glyph) for each digit drawn in one font, thinned, as drawn and thickened."""
+    import pygame.surfarray
+
+    found = []
+    for digit in DIGITS:
+        surface = font.render(str(digit), True, (255, 255, 255), (0, 0, 0))
+        ink = pygame.surfarray.array3d(surface)[:, :, 0].T
+        mask = ink > 127
+        for weight in (-1, 0, 1):
+            shaped = _reweighted(mask, weight, height)
+            glyph = glyph_of(shaped)
+            if glyph is not None:
+                found.append((digit, glyph))
+    return found
 
 
 def _reweighted(mask: np.ndarray, weight: int, height: int) -> np.ndarray:

@@ -2,11 +2,13 @@
 
 Pure: a BGR frame in, a `Reading` out. The grid is found by its lines: the outer frame's two long
 vertical lines with the seven inner ones evenly between them, then the horizontal lines at the same
-spacing. Each cell's ink is measured against the cell's own background (a selected cell is light blue):
-strong ink is a live digit (black, or blue when added), faint ink a cleared digit, none an empty slot.
-Live digits are matched against font templates (`glyphs`). The "+" button is the blue cross under the
-grid; its badge is the blue disc at its upper right, with the adds left in white.
-"""
+spacing; a look that draws each cell as its own tile (no line runs down the board) is found by its
+tiles instead. Each cell's ink is measured against the cell's own background (a selected cell is
+light blue, a covered one dark): strong ink is a live digit (black, or blue when added), faint ink a
+cleared digit, none an empty slot, or a cleared one amid the numbers in a look that draws cleared
+cells blank. Live digits are matched against font templates (`glyphs`). The "+" button is the cross
+under the grid (the game's blue one, or any colour that stands out); its badge is the coloured disc
+at its upper right, with the adds left in white."""
 
 from __future__ import annotations
 
@@ -45,11 +47,13 @@ class NumberMatchReadError(CaptureError):
 @dataclass(frozen=True, slots=True)
 class Grid:
     """Where the board is: column edges (WIDTH + 1 x positions), row edges (y positions of the fully
-    visible rows), and whether the first of them is the grid's top (False: scrolled, rows above)."""
+    visible rows), whether the first of them is the grid's top (False: scrolled, rows above), and
+    whether the last is its bottom (no cells drawn under it: a look that draws only the board's rows)."""
 
     xs: tuple[float, ...]
     ys: tuple[float, ...]
     top_visible: bool
+    bottom_visible: bool = False
 
     @property
     def cell(self) -> float:
@@ -129,15 +133,21 @@ def _read_straightened(frame: np.ndarray, name: str, error: NumberMatchReadError
     upright, matrix = found
     back = tuple(tuple(float(value) for value in row) for row in np.linalg.inv(matrix))
     try:
-        return replace(_read_upright(upright, name), rectified=True, to_frame=back)
+        reading = _read_upright(upright, name, photo=True)
+        return replace(reading, rectified=True, to_frame=back)
     except NumberMatchReadError as again:
         if error is None:
             raise
         raise NumberMatchReadError(f"{again} (read straightened, as a photo; as it is: {error})") from None
 
 
-def _read_upright(frame: np.ndarray, name: str) -> Reading:
-    """`read_board` on a frame whose grid lines run straight across and down."""
+def _read_upright(frame: np.ndarray, name: str, photo: bool = False) -> Reading:
+    """`read_board` on a frame whose grid lines run straight across and down.
+
+    A `photo` (straightened) is read without the guesses a screen allows: its blank cell amid the
+    numbers is as likely glare as a cleared cell, and a "+" found only by contrast may be a
+    reflection, its badge too blurred to trust.
+    """
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     grid = find_grid(gray, name)
     cells = [
@@ -153,17 +163,19 @@ def _read_upright(frame: np.ndarray, name: str) -> Reading:
         rows.pop()
         blue.pop()
         seen_end = True
-    _check_rows(rows, name)
-    plus = find_plus(frame, grid)
+    rows = _check_rows(rows, name, blank_is_cleared=not photo)
+    plus = find_plus(frame, grid, any_colour=not photo)
     adds = read_adds(frame, plus, grid.cell) if plus is not None else None
-    end_seen = seen_end or rows[-1].endswith(EMPTY)
+    end_seen = seen_end or rows[-1].endswith(EMPTY) or grid.bottom_visible
     return Reading(
         tuple(rows), tuple(blue), adds, grid, plus, min(margins, default=1.0), end_seen, grid.top_visible
     )
 
 
-def _check_rows(rows: list[str], name: str) -> None:
-    """Refuse a board no game can show: none, a gap before the last number, nothing but cleared cells."""
+def _check_rows(rows: list[str], name: str, blank_is_cleared: bool = True) -> list[str]:
+    """The rows, with blank cells amid the numbers read as cleared where the look draws cleared cells
+    blank; refused when no game can show them: none, a gap before the last number in a look that
+    draws cleared digits faint, nothing but cleared cells."""
     if not rows:
         raise NumberMatchReadError(f"{name}: the grid holds no digit (an empty or unreadable board)")
     text = "".join(rows)
@@ -173,6 +185,11 @@ def _check_rows(rows: list[str], name: str) -> None:
             f"{name}: row {row + 1}, column {col + 1} holds a mark that is no digit 1-9"
         )
     last = max(text.rfind(char) for char in "123456789.")
+    if blank_is_cleared and EMPTY in text[:last] and CLEARED not in text:
+        # No cleared digit drawn faint anywhere: this look draws a cleared cell blank (a cell of
+        # the grid with nothing in it), so a blank before the last number is a cleared one.
+        text = text[:last].replace(EMPTY, CLEARED) + text[last:]
+        rows = [text[start : start + WIDTH] for start in range(0, len(text), WIDTH)]
     if EMPTY in text[:last]:
         row, col = divmod(text.index(EMPTY), WIDTH)
         raise NumberMatchReadError(
@@ -181,13 +198,29 @@ def _check_rows(rows: list[str], name: str) -> None:
         )
     if not any(char.isdigit() for char in text):
         raise NumberMatchReadError(f"{name}: every cell reads as cleared or empty (no live digit)")
+    return rows
 
 
 # --- the grid ------------------------------------------------------------------------------------
 
 
 def find_grid(gray: np.ndarray, name: str = "<frame>") -> Grid:
-    """The grid's columns and fully visible rows; NumberMatchReadError when no 9-column grid is seen."""
+    """The grid's columns and fully visible rows; NumberMatchReadError when no 9-column grid is seen.
+
+    A grid drawn with lines is found by them; one drawn as separate tiles (square cells on a page
+    of another colour, with no line running down the board) by its tiles (`find_tile_grid`).
+    """
+    try:
+        return _find_line_grid(gray, name)
+    except NumberMatchReadError:
+        tiles = find_tile_grid(gray)
+        if tiles is None:
+            raise
+        return tiles
+
+
+def _find_line_grid(gray: np.ndarray, name: str) -> Grid:
+    """`find_grid` by the grid's lines."""
     height, width = gray.shape
     columns = _line_positions(_vertical_lines(gray), max(height // 12, 12))
     best = None
@@ -216,8 +249,21 @@ def find_grid(gray: np.ndarray, name: str = "<frame>") -> Grid:
     ys = _even_run(rows, step)
     if len(ys) < 2:
         raise NumberMatchReadError(f"{name}: the grid's columns were found but no whole row of cells")
+    ys += _short_last_row(gray, left, ys[-1], step)
     top_visible = _is_top(gray, left, right, ys[0], step)
-    return Grid(xs, tuple(ys), top_visible)
+    return Grid(xs, tuple(ys), top_visible, _is_bottom(gray, left, right, ys[-1], step))
+
+
+def _short_last_row(gray: np.ndarray, left: float, y: float, step: float) -> list[float]:
+    """[the bottom edge] of a row under y drawn only part way across (a look that draws a cell only
+    for a slot: a last row of one or two cells has lines too short for a row of the grid), or []."""
+    first = gray[:, int(left) : int(left + step) + 1]
+    lines = _line_positions(_vertical_lines(first.T).T, max(int(step * 0.6), 8), axis=0)
+    tolerance = max(2.0, step * 0.08)
+    below = [line for line in lines if abs(line - (y + step)) <= tolerance]
+    if not below or _is_bottom(gray, left, left + step, y, step):
+        return []  # no line a row down, or nothing drawn in the first cell under y
+    return [below[0]]
 
 
 def _vertical_lines(gray: np.ndarray) -> np.ndarray:
@@ -287,6 +333,102 @@ def _is_top(gray: np.ndarray, left: float, right: float, y: float, step: float) 
     return len(lines) < WIDTH - 2
 
 
+def _is_bottom(gray: np.ndarray, left: float, right: float, y: float, step: float) -> bool:
+    """True when the line at y is the grid's bottom: under it, for most of a row, nothing is drawn
+    (no line, no digit: a row cut by a footer or by the frame's edge shows some of its own)."""
+    if y + step > gray.shape[0]:
+        return False
+    below = gray[int(y + 3) : int(y + step * 0.8), int(left) : int(right) + 1]
+    if below.shape[0] < 4:
+        return False
+    return float((cv2.Canny(below, 40, 120) > 0).mean()) < 0.002
+
+
+# --- a grid of tiles -------------------------------------------------------------------------------
+
+MIN_TILE = 12  # pixels: a cell smaller than this holds no readable digit
+TILE_FILL = 0.45  # a tile's free area (less its digit's outline) of its box, at least
+
+
+def find_tile_grid(gray: np.ndarray) -> Grid | None:
+    """The grid of a look that draws each cell as its own square tile, or None.
+
+    Tiles are the regions no edge crosses (a cell's inside less its digit), square and of one size,
+    lying on a lattice of one step across and down; the board is the lattice's rows of WIDTH
+    columns. Nothing here depends on the tiles' or the page's colours.
+    """
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    free = (edges == 0).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    height, width = gray.shape
+    tiles = []
+    for index in range(1, count):
+        x, y, w, h, area = stats[index]
+        if w < MIN_TILE or w > width / 4 or not 0.85 < w / h < 1.18 or area < TILE_FILL * w * h:
+            continue
+        if x == 0 or y == 0 or x + w >= width or y + h >= height:
+            continue  # the page around everything, or a tile cut by the frame
+        tiles.append((float(x + w / 2), float(y + h / 2), float(w)))
+    best: tuple[int, Grid] | None = None
+    for size in sorted({round(tile[2]) for tile in tiles}):
+        # One size, or smaller: a covered cell's inside may be drawn several pixels smaller than a live one's.
+        alike = [tile for tile in tiles if size * 0.6 <= tile[2] <= size + max(2.0, size * 0.08)]
+        found = _lattice(alike, size, gray)
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+    return None if best is None else best[1]
+
+
+def _lattice(
+    tiles: list[tuple[float, float, float]], size: float, gray: np.ndarray
+) -> tuple[int, Grid] | None:
+    """(tiles on it, grid) of the lattice of WIDTH columns the tiles of one size lie on, or None."""
+    if len(tiles) < WIDTH:
+        return None
+    xs = sorted(tile[0] for tile in tiles)
+    # The step across: the most common gap between neighbouring tiles of a row (a tile and a gap).
+    gaps = [
+        b[0] - a[0]
+        for a in tiles
+        for b in tiles
+        if abs(a[1] - b[1]) < size / 4 and size * 0.95 < b[0] - a[0] < size * 1.6
+    ]
+    if not gaps:
+        return None
+    step = float(np.median(gaps))
+    tolerance = max(2.0, step * 0.08)
+    best: tuple[int, Grid] | None = None
+    for left in xs:
+        columns = [
+            tile
+            for tile in tiles
+            if abs((tile[0] - left) / step - round((tile[0] - left) / step)) * step <= tolerance
+        ]
+        on = [tile for tile in columns if 0 <= round((tile[0] - left) / step) < WIDTH]
+        used = {round((tile[0] - left) / step) for tile in on}
+        if used != set(range(WIDTH)):
+            continue
+        tops = sorted(tile[1] for tile in on)
+        top = tops[0]
+        rows = {
+            round((tile[1] - top) / step)
+            for tile in on
+            if abs((tile[1] - top) / step - round((tile[1] - top) / step)) * step <= tolerance
+        }
+        count = max(rows) + 1
+        # Every row of the board shows tiles: a lone square far under the board is not a row of it.
+        if any(row not in rows for row in range(count)):
+            continue
+        x0, y0 = left - step / 2, top - step / 2
+        xs = tuple(x0 + k * step for k in range(WIDTH + 1))
+        ys = tuple(y0 + k * step for k in range(count + 1))
+        # Its bottom shows when nothing is drawn under the last row (a row cut by the frame is).
+        grid = Grid(xs, ys, True, _is_bottom(gray, xs[0], xs[-1], ys[-1], step))
+        if best is None or len(on) > best[0]:
+            best = (len(on), grid)
+    return best
+
+
 # --- cells ---------------------------------------------------------------------------------------
 
 
@@ -307,6 +449,11 @@ def _read_cell(
     if patch.size == 0:
         return EMPTY, False, 1.0
     values = patch.ravel()
+    middle = _quantile(values, 0.5)
+    if _quantile(values, 0.995) - middle > middle - _quantile(values, 0.005):
+        # Light ink on the cell's ground (a selected cell drawn dark, a dark look): read it inverted.
+        patch = 255 - patch
+        values = patch.ravel()
     background = int(_quantile(values, 0.9))
     # The darkest pixels but a few (JPEG noise): ink is the background less the level.
     strongest = float(background - _quantile(values, 0.005))
@@ -356,22 +503,44 @@ def _blue_mask(frame: np.ndarray) -> np.ndarray:
     return cv2.inRange(hsv, (95, 110, 90), (125, 255, 255))
 
 
-def find_plus(frame: np.ndarray, grid: Grid) -> tuple[float, float] | None:
-    """The centre of the "+" sign under the grid (a thin blue cross about a cell across), or None."""
-    cell = grid.cell
+def _saturated_mask(frame: np.ndarray) -> np.ndarray:
+    """Pixels of any strong colour (a badge's disc: the game's blue, a red one)."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    return cv2.inRange(hsv, (0, 110, 90), (180, 255, 255))
+
+
+def find_plus(frame: np.ndarray, grid: Grid, any_colour: bool = True) -> tuple[float, float] | None:
+    """The centre of the "+" sign under the grid, or None: the game's blue cross, else (with
+    `any_colour`) a cross lighter or darker than what is around it (a white "+" on a coloured button)."""
     top = int(grid.ys[-1])
-    mask = _blue_mask(frame[top:])
+    found = _cross_in(_blue_mask(frame[top:]), grid.cell)
+    if found is None and any_colour:
+        gray = cv2.cvtColor(frame[top:], cv2.COLOR_BGR2GRAY).astype(np.int16)
+        size = int(grid.cell) | 1
+        around = cv2.blur(gray, (size, size)).astype(np.int16)
+        for mask in (gray - around > CROSS_CONTRAST, around - gray > CROSS_CONTRAST):
+            found = _cross_in(mask.astype(np.uint8) * 255, grid.cell)
+            if found is not None:
+                break
+    return None if found is None else (found[0], top + found[1])
+
+
+CROSS_CONTRAST = 20  # grey levels a sign stands out from the mean of a cell's width around it
+
+
+def _cross_in(mask: np.ndarray, cell: float) -> tuple[float, float] | None:
+    """The centre of the first thin cross about a cell across in a mask, or None."""
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for index in range(1, count):
         x, y, width, height, area = stats[index]
-        if not 0.4 * cell <= width <= 1.6 * cell or not 0.8 < width / max(height, 1) < 1.25:
+        if not 0.2 * cell <= width <= 1.6 * cell or not 0.8 < width / max(height, 1) < 1.25:
             continue
         fill = area / (width * height)
         blob = labels[y : y + height, x : x + width] == index
         middle_row = blob[height // 2 - 1 : height // 2 + 2].any(axis=0).mean()
         middle_col = blob[:, width // 2 - 1 : width // 2 + 2].any(axis=1).mean()
         if fill < 0.45 and middle_row > 0.9 and middle_col > 0.9:
-            return float(centroids[index][0]), float(top + centroids[index][1])
+            return float(centroids[index][0]), float(centroids[index][1])
     return None
 
 
@@ -383,7 +552,7 @@ def read_adds(frame: np.ndarray, plus: tuple[float, float], cell: float) -> int 
     area = frame[y0:y1, x0:x1]
     if area.size == 0:
         return None
-    mask = _blue_mask(area)
+    mask = _saturated_mask(area)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     for index in range(1, count):
         bx, by, width, height, _ = stats[index]

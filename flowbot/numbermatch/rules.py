@@ -10,27 +10,59 @@ from flowbot.numbermatch.errors import NumberMatchInputError
 DIGIT_CLASS = (0, 1, 2, 3, 4, 5, 4, 3, 2, 1)
 
 
+# How "add numbers" adds: a copy of the remaining digits (the phone game), a generated row (the
+# remaining digits with every second one replaced by its 10-complement, reversed), or not known yet
+# (planned as a copy, and the board read again after every add).
+COPY, GENERATED, UNKNOWN = "copy", "generated", "unknown"
+ADD_KINDS = (COPY, GENERATED, UNKNOWN)
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """What may pair and how often numbers may be added.
 
     width: slots per row (9 in every version we know).
-    adds: how many times "add numbers" may be used (4 in the article's game, 5 in some versions).
+    adds: how many times "add numbers" may be used (4 in the article's game, 5 in some versions);
+        with `adds_limited` off, how many adds a plan may use (the game allows any number).
     wrap: the reading-order line runs on from the end of one row to the start of the next.
     diagonals: pairs along a 45-degree diagonal count, touching or across cleared slots.
+    add: how an add adds (COPY, GENERATED or UNKNOWN).
+    adds_limited: the game counts its adds (a badge); off, it lets you add without limit.
+    add_when_stuck: the game refuses an add while a pair is left.
+    auto_add: the game adds by itself when no pair is left (the bot then does not press "+").
+    clear_rows: an emptied row vanishes; off, only emptied rows at the bottom go.
     """
 
     width: int = 9
     adds: int = 4
     wrap: bool = True
     diagonals: bool = True
+    add: str = COPY
+    adds_limited: bool = True
+    add_when_stuck: bool = False
+    auto_add: bool = False
+    clear_rows: bool = True
 
     def __post_init__(self) -> None:
-        """Reject a width or number of adds no game can have."""
+        """Reject a width, number of adds or kind of add no game can have."""
         if self.width < 1:
             raise NumberMatchInputError(f"row width must be at least 1, got {self.width}")
         if self.adds < 0:
             raise NumberMatchInputError(f"adds must not be negative, got {self.adds}")
+        if self.add not in ADD_KINDS:
+            raise NumberMatchInputError(f"add must be one of {', '.join(ADD_KINDS)}, got {self.add!r}")
+
+    def describe(self) -> dict[str, object]:
+        """The rules as JSON-ready keys (the bot's report of the rules it played by)."""
+        return {
+            "diagonals": self.diagonals,
+            "wrap": self.wrap,
+            "add": self.add,
+            "adds_limited": self.adds_limited,
+            "add_when_stuck": self.add_when_stuck,
+            "auto_add": self.auto_add,
+            "clear_rows": self.clear_rows,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +85,46 @@ class Scoring:
         for name in ("near_pair", "far_pair", "row", "board"):
             if getattr(self, name) < 0:
                 raise NumberMatchInputError(f"score for {name} must not be negative")
+
+
+# The names `parse_rules` takes, each with the Rules field it sets.
+RULE_NAMES = {
+    "diagonals": "diagonals",
+    "wrap": "wrap",
+    "add": "add",
+    "adds": "adds_limited",
+    "add-when-stuck": "add_when_stuck",
+    "auto-add": "auto_add",
+    "clear-rows": "clear_rows",
+}
+YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
+
+
+def parse_rules(spec: str) -> dict[str, object]:
+    """Rules fields from 'name=value,...' (diagonals=no, add=generated, adds=unlimited, ...).
+
+    Names: diagonals, wrap, add-when-stuck, auto-add, clear-rows (yes/no); add (copy, generated,
+    unknown); adds (limited or unlimited). NumberMatchInputError names a part it cannot read.
+    """
+    fields: dict[str, object] = {}
+    for part in filter(None, (piece.strip() for piece in spec.split(","))):
+        name, _, value = part.partition("=")
+        name, value = name.strip().lower(), value.strip().lower()
+        if name not in RULE_NAMES:
+            raise NumberMatchInputError(f"unknown rule {name!r} in {spec!r} (known: {', '.join(RULE_NAMES)})")
+        if name == "add":
+            if value not in ADD_KINDS:
+                raise NumberMatchInputError(f"add={value!r}: expected one of {', '.join(ADD_KINDS)}")
+            fields["add"] = value
+        elif name == "adds":
+            if value not in ("limited", "unlimited"):
+                raise NumberMatchInputError(f"adds={value!r}: expected limited or unlimited")
+            fields["adds_limited"] = value == "limited"
+        elif value in YES or value in NO:
+            fields[RULE_NAMES[name]] = value in YES
+        else:
+            raise NumberMatchInputError(f"{name}={value!r}: expected yes or no")
+    return fields
 
 
 # The defaults, shared so that a default argument is not a call (frozen, so sharing is safe).

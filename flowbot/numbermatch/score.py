@@ -21,9 +21,9 @@ def line_score(cells: Sequence[int], moves: Sequence[Move], rules: Rules, scorin
     total = 0
     for move in moves:
         if move.is_add:
-            board = _add(board)
+            board = _add(board, rules.add)
             continue
-        board, taken = _remove(board, move.a, move.b, rules.width)
+        board, taken = _remove(board, move.a, move.b, rules.width, rules.clear_rows)
         total += pair_points(move.a, move.b, taken, not board, rules, scoring)
     return total
 

@@ -66,7 +66,7 @@ def solve(cells: Sequence[int], rules: Rules = DEFAULT_RULES, *, timeout: float 
     """Find a line of moves that clears the board, or prove none exists; give up after `timeout` s."""
     started = time.perf_counter()
     search = _WinSearch(rules, None if timeout is None else started + timeout)
-    root = normalize(bytes(cells), rules.width).translate(CLASS_TABLE)
+    root = normalize(bytes(cells), rules.width, rules.clear_rows).translate(CLASS_TABLE)
     budget = FIRST_BUDGET
     try:
         while True:
@@ -94,7 +94,7 @@ def solve_best(
     """
     started = time.perf_counter()
     first = solve(cells, rules, timeout=None if timeout is None else timeout / 2)
-    board = normalize(bytes(cells), rules.width)
+    board = normalize(bytes(cells), rules.width, rules.clear_rows)
     first_score = line_score(board, first.moves, rules, scoring) if first.status == WON else None
     search = _BestSearch(rules, scoring, None if timeout is None else started + timeout)
     if first_score is not None:
@@ -146,6 +146,7 @@ class _WinSearch:
     def run(self, root: bytes, budget: int) -> tuple[Move, ...] | None:
         """One depth-first round; a winning line, or None (then `complete` says if that is a proof)."""
         width, wrap, diagonals = self.rules.width, self.rules.wrap, self.rules.diagonals
+        kind, clear_rows, when_stuck = self.rules.add, self.rules.clear_rows, self.rules.add_when_stuck
         lost = self.lost
         self.complete = True
         # A frame: [board, adds left, moves (None until expanded), next move, undecided, node budget end].
@@ -166,7 +167,7 @@ class _WinSearch:
                     stack.pop()
                     continue
                 moves = _pairs(board, width, wrap, diagonals)
-                if left:
+                if left and not (when_stuck and moves):
                     moves.append(None)  # adding comes last: pairs first keeps the board small
                 frame[2] = moves
             if stop_at is not None and self.nodes > stop_at:
@@ -185,9 +186,10 @@ class _WinSearch:
             if move is None:
                 # After the last add the budget starts counting for the stretch below.
                 stop = self.nodes + budget if left == 1 else None
-                stack.append([_add(board), left - 1, None, 0, False, stop])
+                stack.append([_add(board, kind, digits=False), left - 1, None, 0, False, stop])
             else:
-                stack.append([_remove(board, move[0], move[1], width)[0], left, None, 0, False, stop_at])
+                after = _remove(board, move[0], move[1], width, clear_rows)[0]
+                stack.append([after, left, None, 0, False, stop_at])
         return None
 
     def _undecided(self, stack: list[list]) -> None:
@@ -251,11 +253,11 @@ class _BestSearch:
         rules, width = self.rules, self.rules.width
         children = []
         for a, b in _pairs(board, width, rules.wrap, rules.diagonals):
-            after, taken = _remove(board, a, b, width)
+            after, taken = _remove(board, a, b, width, rules.clear_rows)
             children.append(((a, b), after, pair_points(a, b, taken, not after, rules, self.scoring)))
         children.sort(key=lambda child: -child[2])
-        if left and board:
-            children.append((None, _add(board), 0))
+        if left and board and not (rules.add_when_stuck and children):
+            children.append((None, _add(board, rules.add, digits=False), 0))
         return children
 
     def _finish(self, stack: list[list], points: int, won: bool) -> None:
