@@ -150,6 +150,9 @@ class AutoClear:
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _before_words: tuple[Frame, list[Word]] | None = None  # see _words_before
     _dialog_before: tuple[Frame, bool] | None = None  # see _new_dialog
+    # The level's board before any stroke (pixels, geometry on them): what "never drawn" looks like,
+    # kept when a retry follows the board elsewhere (the new sighting shows earlier strokes).
+    _undrawn: tuple[np.ndarray, Geometry] | None = None
     _dialog_moves_on: tuple[tuple[int, int, int, int], bool] | None = None  # a dialog button's label says so
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
@@ -258,6 +261,7 @@ class AutoClear:
         strokes = plan_strokes(solution, geometry, settings)
         plan_ms = (time.perf_counter() - started) * 1000
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
+        self._undrawn = (sighting.frame.pixels, sighting.reading.geometry)
         flow_rgb = sighting.reading.seen_rgb
         joins_before = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution, flow_rgb)
         draw_s = verify_ms = 0.0
@@ -521,9 +525,10 @@ class AutoClear:
             # A win signal counts only while the board, where it can be seen, does not say otherwise:
             # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
             # beside a dialog means a game's "halfway" box or a signal about something else.
-            unfinished = undrawn_flows(
-                frame.pixels, old, sighting.frame.pixels, sighting.reading.geometry, solution
-            )
+            undrawn = self._undrawn or (sighting.frame.pixels, sighting.reading.geometry)
+            unfinished = undrawn_flows(frame.pixels, old, *undrawn, solution)
+            if unfinished:
+                log.info("flow(s) %s show as before drawing: no win signal is trusted", unfinished)
             if not unfinished and self._new_dialog(frame, old, window, sighting):
                 self._dialog_seen = True
                 return Evidence("dialog")
