@@ -58,6 +58,8 @@ class VirtualDisplay:
         for number in range(90, 200):
             if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
                 continue
+            if display_alive(f":{number}", timeout=0.2):
+                continue  # a server still listens there though its files are gone
             # -noreset: the server stays up when the last client (a test's game) disconnects.
             command = ["Xvfb", f":{number}", "-screen", "0", f"{self.width}x{self.height}x24",
                        "-noreset", "-nolisten", "tcp"]  # fmt: skip
@@ -65,7 +67,7 @@ class VirtualDisplay:
                 _add_cookie(authority, number)
                 command += ["-auth", str(authority)]
             process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            if _wait_for(Path(f"/tmp/.X11-unix/X{number}"), process):
+            if _wait_for(Path(f"/tmp/.X11-unix/X{number}"), process) and _still_running(process):
                 self.process, self.name = process, f":{number}"
                 break
             process.kill()
@@ -235,6 +237,13 @@ def _add_cookie(authority: Path, number: int) -> None:
         ["xauth", "-f", str(authority), "add", f":{number}", "MIT-MAGIC-COOKIE-1", cookie],
         check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
+
+
+def _still_running(process: subprocess.Popen, settle: float = 0.1) -> bool:
+    """True when the server is still up a moment after its socket showed (one that found its display
+    number taken exits at once, while the socket seen is another server's)."""
+    time.sleep(settle)
+    return process.poll() is None
 
 
 def _wait_for(socket: Path, process: subprocess.Popen, timeout: float = 10.0) -> bool:

@@ -73,7 +73,7 @@ def test_an_error_of_a_live_display_is_not_taken_for_its_loss(monkeypatch):
     assert not display.display_lost()
 
 
-def test_the_cli_turns_a_display_library_error_into_one_line_and_status_9(monkeypatch, capsys):
+def test_the_cli_turns_a_display_library_error_into_one_line_and_status_13(monkeypatch, capsys):
     def run(argv):
         display.note_connected()
         raise AssertionError()  # what mss raises capturing from a dead display
@@ -107,7 +107,7 @@ def test_display_alive_tells_a_running_x_server_from_a_killed_one():
 
 @live
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
-def test_killing_the_display_mid_run_ends_auto_clear_with_one_line_and_status_9(tmp_path):
+def test_killing_the_display_mid_run_ends_auto_clear_with_one_line_and_status_13(tmp_path):
     # Killed once a level is cleared, as the bot reads the next: every call to the display fails.
     from tests.test_live_safety import SLOW, start_bot, start_game
 
@@ -133,7 +133,7 @@ def test_killing_the_display_mid_run_ends_auto_clear_with_one_line_and_status_9(
 
 @live
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
-def test_killing_the_display_mid_scrape_keeps_what_was_saved_and_ends_with_status_9(tmp_path):
+def test_killing_the_display_mid_scrape_keeps_what_was_saved_and_ends_with_status_13(tmp_path):
     import os
     import sys
 
@@ -201,3 +201,21 @@ def _ended(process: subprocess.Popen, timeout: float) -> str:
         process.send_signal(signal.SIGKILL)
         process.wait()
         return "still running: killed"
+
+
+def test_a_virtual_display_never_takes_a_number_another_server_still_listens_on(tmp_path):
+    import socket
+
+    # A server whose socket file is gone but who still listens on the abstract socket: stand-in.
+    with display.VirtualDisplay(320, 240) as first:
+        number = int(first.name[1:])
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            first.stop()
+            listener.bind(f"\0/tmp/.X11-unix/X{number}")
+            listener.listen(1)
+            with display.VirtualDisplay(320, 240) as second:
+                assert second.name != f":{number}"
+                assert second.process.poll() is None
+        finally:
+            listener.close()
