@@ -10,7 +10,7 @@ import numpy as np
 
 from flowbot.capture.board import Board, board_candidates, no_board_message
 from flowbot.capture.colors import Dot, find_dots, group_dots
-from flowbot.capture.overlay import draw_grid
+from flowbot.capture.overlay import draw_grid, wrap_text
 from flowbot.errors import CaptureError
 from flowbot.model import Geometry, Puzzle
 
@@ -141,15 +141,7 @@ def _caption(picture: np.ndarray, text: str) -> None:
     height, width = picture.shape[:2]
     scale = max(0.4, min(1.0, width / 1400))
     line_height = round(28 * scale)
-    words, lines, line = text.split(), [], ""
-    limit = max(20, int(width / (18 * scale)))
-    for word in words:
-        if line and len(line) + 1 + len(word) > limit:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
+    lines = wrap_text(text, max(20, int(width / (18 * scale))))
     band = min(height, line_height * len(lines) + line_height // 2)
     picture[:band] = (picture[:band] * 0.25).astype(np.uint8)
     for number, words_line in enumerate(lines):

@@ -179,7 +179,7 @@ def _caption(picture: np.ndarray, geometry: Geometry, text: str) -> None:
     scale = max(0.4, min(1.2, width / 1100))
     thickness = max(1, round(scale * 2))
     line_height = round(30 * scale)
-    lines = _wrap(text, max(20, int(width / (19 * scale))))
+    lines = wrap_text(text, max(20, int(width / (19 * scale))))
     band = line_height * len(lines) + line_height // 2
     top = max(0, round(geometry.ys[0]) - band - 4)
     overlay = picture.copy()
@@ -192,7 +192,7 @@ def _caption(picture: np.ndarray, geometry: Geometry, text: str) -> None:
         )
 
 
-def _wrap(text: str, width: int) -> list[str]:
+def wrap_text(text: str, width: int) -> list[str]:
     """Split text into lines of at most `width` characters, at spaces."""
     lines: list[str] = []
     for paragraph in text.splitlines():
