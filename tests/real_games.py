@@ -144,6 +144,7 @@ class RunResult:
     won_levels: list = field(default_factory=list)
     left_unwon: list = field(default_factory=list)  # levels the game moved on from unwon: skipped
     claimed: int | None = None
+    won_by: list = field(default_factory=list)  # flowbot's evidence for each level it claimed
     exit_code: int | None = None
     stopped: str | None = None
     presses: int = 0
@@ -256,6 +257,7 @@ def _run(result: RunResult, count: int, board: str | None, tag: str, timeout: fl
             result.exit_code, result.flowbot_stderr = bot.returncode, bot.stderr[-1500:]
             report = _last_json(bot.stdout)
             result.claimed = report.get("cleared") if report else None
+            result.won_by = [level.get("won_by") for level in (report or {}).get("per_level", []) if level.get("cleared")]
             result.stopped = report.get("stopped") if report else None
             result.screenshots = _save_screens(label, report, work_dir)
             _classify(result, recorder.presses, judge, game_pids, started, label)

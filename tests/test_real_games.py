@@ -138,7 +138,10 @@ def test_flowbot_never_claims_a_level_the_game_did_not_judge_won_nor_presses_off
     result = run_game(game, count, board, tag="test")
     if result.skipped:
         pytest.skip(result.skipped)
-    summary = f"won {result.won_levels}, claimed {result.claimed}, exit {result.exit_code}: {result.stopped}"
+    summary = (
+        f"won {result.won_levels}, claimed {result.claimed} (won by {result.won_by}), "
+        f"exit {result.exit_code}: {result.stopped}"
+    )
     assert result.claimed is not None, f"flowbot gave no JSON report: {result.flowbot_stderr}"
     assert result.claimed <= result.won_by_game, summary
     assert result.presses_outside == [], summary

@@ -42,6 +42,15 @@ MEDIAN_SQUARE, NEAREST_SQUARE = 0.06, 0.03
 THIN_PIPE_DISTANCE = 12.0
 # Cells further apart than this many cell sizes are not neighbours on screen (a warp): no join to see.
 JOIN_REACH = 1.6
+# Where a cell is looked at for a mark of its flow (a tint or a fill), as fractions of a cell from its
+# centre along both axes: off any pipe through the centre (a third of a cell wide), inside the cell's
+# lines, beside a dot's edge.
+MARK_AT = 0.3
+# A point whose colour moved this much (CIE76) from before drawing is marked: a dark tint of a deep
+# colour on a black page moves it about 10, two captures of one picture under 2.
+MARKED = 5.0
+# The share of a solution's inner cells that must be marked for a game to be one that marks them.
+MARKED_SHARE = 0.5
 
 
 def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -109,6 +118,60 @@ def undrawn_flows(
         if len(path) > 2
         and all(_same_patch(frame, geometry, before, before_geometry, cell, tolerance) for cell in path[1:-1])
     ]
+
+
+def unmarked_cells(
+    frame: np.ndarray,
+    geometry: Geometry,
+    before: np.ndarray,
+    before_geometry: Geometry,
+    solution: Solution,
+) -> list[Cell]:
+    """The solution's inner cells the game has not marked: at most one of the four points off the
+    cell's pipe (see MARK_AT) changed from before drawing. A game that tints or fills the cells of a
+    flow it holds marks nearly all of them; one that draws only thin lines through the centres marks
+    none, and there a flow it took looks the same as one whose release it never saw.
+
+    frame, before : (H, W, 3) uint8 ndarrays, BGR; each geometry in its own frame's pixels
+    """
+    if geometry.rows != before_geometry.rows or geometry.cols != before_geometry.cols:
+        return [cell for path in solution.paths for cell in path[1:-1]]
+    now, was = _mark_colours(frame, geometry), _mark_colours(before, before_geometry)
+    moved = np.linalg.norm(now - was, axis=-1)  # NaN where either point lies off its frame
+    return [
+        (row, col)
+        for path in solution.paths
+        for row, col in path[1:-1]
+        if int(np.sum(moved[row, col] > MARKED)) < 2
+    ]
+
+
+def marks_cells(unmarked: list[Cell], solution: Solution) -> bool:
+    """True when the game marks the cells it holds (most inner cells of the solution show a mark)."""
+    cells = inner_cells(solution)
+    return cells == 0 or cells - len(unmarked) > MARKED_SHARE * cells
+
+
+def _mark_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """The Lab colour at the four points of every cell looked at for a mark (median of a small square).
+
+    returns : (rows, cols, 4, 3) float ndarray; NaN where a point lies off the frame
+    """
+    height, width = frame.shape[:2]
+    size = geometry.cell_size
+    half = max(1, round(SAMPLE * size / 2))
+    out = np.full((geometry.rows, geometry.cols, 4, 3), np.nan)
+    offsets = [(dx * MARK_AT * size, dy * MARK_AT * size) for dx in (-1, 1) for dy in (-1, 1)]
+    for row in range(geometry.rows):
+        for col in range(geometry.cols):
+            cx, cy = geometry.center((row, col))
+            for index, (dx, dy) in enumerate(offsets):
+                x, y = round(cx + dx), round(cy + dy)
+                if not (half <= x < width - half and half <= y < height - half):
+                    continue
+                patch = frame[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3)
+                out[row, col, index] = _lab(np.median(patch, axis=0))
+    return out
 
 
 def _same_patch(

@@ -65,6 +65,9 @@ class Evidence:
     won_by: str | None
     cells: tuple[Cell, ...] = ()
     joins: tuple[Join, ...] = ()
+    # Every join showed, but the game neither marked the cells nor gave a sign: with pipes drawn as
+    # bare lines, a flow the game took looks like one whose release it never saw.
+    unconfirmed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,4 +159,9 @@ def not_shown(evidence: Evidence) -> str:
     parts = [f"{len(evidence.cells)} cell(s) still empty ({cells})"] if evidence.cells else []
     if evidence.joins:
         parts.append(f"{len(evidence.joins)} join(s) not shown ({joins})")
+    if not parts and evidence.unconfirmed:
+        return (
+            "every flow shows joined, but the game gave no sign it took the level (no dialog, message or "
+            "new level, and its cells show no mark of their flows, only bare lines)"
+        )
     return ", ".join(parts) or "no win showed"

@@ -35,10 +35,12 @@ from flowbot.capture.verdict import (
     centre_colours,
     inner_cells,
     join_colours,
+    marks_cells,
     missing_cells,
     missing_joins,
     same_level_showing,
     undrawn_flows,
+    unmarked_cells,
 )
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError, FlowbotError
@@ -335,9 +337,14 @@ class AutoClear:
             if len(broken) < was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
             was_broken = len(broken)
-            strokes = [
-                stroke for stroke in plan_strokes(solution, geometry, settings) if stroke.color in broken
-            ] or plan_strokes(solution, geometry, settings)
+            planned = plan_strokes(solution, geometry, settings)
+            if evidence.unconfirmed:
+                # Every flow shows joined: the game may have missed the last release, which the flow
+                # drawn last, drawn again, gives it once more.
+                last = strokes[-1].color
+                strokes = [stroke for stroke in planned if stroke.color == last]
+            else:
+                strokes = [stroke for stroke in planned if stroke.color in broken] or planned
         failure = self.screen.grab(self.region)
         self._save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
@@ -514,18 +521,20 @@ class AutoClear:
         looked_for_words = not words
         looked_for_controls = False
         dots = [cell for pair in sighting.reading.puzzle.endpoints for cell in pair]
+        undrawn = self._undrawn or (sighting.frame.pixels, sighting.reading.geometry)
         while True:
             frame = self.screen.grab(self.region)
             old = sighting.geometry.shifted(-frame.left, -frame.top)
-            # Every join where the board was...
+            # Every join where the board was, on cells the game marks as its flow's; joins on cells
+            # left bare wait for the game's own sign (below).
             shown = join_colours(frame.pixels, old, solution, flow_rgb)
             missing = missing_joins(shown, joins, solution, flow_rgb)
-            if not missing:
+            joined = not missing
+            if joined and marks_cells(unmarked_cells(frame.pixels, old, *undrawn, solution), solution):
                 return Evidence("joins")
             # A win signal counts only while the board, where it can be seen, does not say otherwise:
             # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
             # beside a dialog means a game's "halfway" box or a signal about something else.
-            undrawn = self._undrawn or (sighting.frame.pixels, sighting.reading.geometry)
             unfinished = undrawn_flows(frame.pixels, old, *undrawn, solution)
             if unfinished:
                 log.info("flow(s) %s show as before drawing: no win signal is trusted", unfinished)
@@ -548,7 +557,10 @@ class AutoClear:
                 shown = join_colours(frame.pixels, seen.geometry, solution, flow_rgb)
                 moved = missing_joins(shown, joins, solution, flow_rgb)
                 if not moved:
-                    return Evidence("joins")
+                    bare = unmarked_cells(frame.pixels, seen.geometry, *undrawn, solution)
+                    if marks_cells(bare, solution):
+                        return Evidence("joins")
+                    joined = True
                 missing = moved if len(moved) < len(missing) else missing
             # Most of the board hidden (something over it), or time is up: look for a win message in
             # words ("You won!", "Level complete") that was not there before, once: OCR costs a few
@@ -574,6 +586,8 @@ class AutoClear:
                     self._dialog_seen = True
                     return Evidence("message")
             if late:
+                if joined:
+                    return Evidence(None, unconfirmed=True)
                 cells = missing_cells(frame.pixels, old, solution, flow_rgb, before)
                 return Evidence(None, tuple(cells), tuple(missing))
             self.sleep(POLL)
