@@ -257,7 +257,8 @@ def _run(result: RunResult, count: int, board: str | None, tag: str, timeout: fl
             result.exit_code, result.flowbot_stderr = bot.returncode, bot.stderr[-1500:]
             report = _last_json(bot.stdout)
             result.claimed = report.get("cleared") if report else None
-            result.won_by = [level.get("won_by") for level in (report or {}).get("per_level", []) if level.get("cleared")]
+            levels = (report or {}).get("per_level", [])
+            result.won_by = [level.get("won_by") for level in levels if level.get("cleared")]
             result.stopped = report.get("stopped") if report else None
             result.screenshots = _save_screens(label, report, work_dir)
             _classify(result, recorder.presses, judge, game_pids, started, label)
