@@ -95,6 +95,41 @@ def test_click_presses_where_asked():
     assert pointer.events == [("move", 10, 20), ("down", 10, 20), ("up", 10, 20)]
 
 
+def test_a_click_with_an_approach_comes_in_two_moves_and_rests_before_pressing():
+    # A game that learns where the pointer is from motion events, and drops events queued behind
+    # another, needs motion onto the control and a pause before the press.
+    log: list = []
+
+    class Logged(RecordingPointer):
+        def move(self, x, y):
+            super().move(x, y)
+            log.append("move")
+
+        def down(self):
+            super().down()
+            log.append("down")
+
+    pointer = Logged()
+    click(pointer, 10, 20, hold=0.15, approach=0.1, sleep=lambda s: log.append(s))
+    assert log == ["move", 0.05, "move", 0.05, "down", 0.15]
+    assert pointer.events[-1] == ("up", 10, 20) and pointer.events[0] == ("move", 8, 18)
+
+
+def test_replay_rests_on_each_flows_first_dot_before_pressing():
+    log: list = []
+
+    class Logged(RecordingPointer):
+        def down(self):
+            super().down()
+            log.append("down")
+
+    strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
+    draw_strokes(Logged(), strokes, PointerSettings(flow_pause=0.08), sleep=lambda s: log.append(s))
+    presses = [index for index, item in enumerate(log) if item == "down"]
+    assert len(presses) == len(strokes)
+    assert all(log[index - 1] == 0.04 for index in presses)
+
+
 def dialog_frame(width=540, height=960) -> np.ndarray:
     """A completed board with a dialog holding three stacked white-outlined buttons."""
     frame = np.zeros((height, width, 3), dtype=np.uint8)

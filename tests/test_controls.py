@@ -206,3 +206,31 @@ def test_only_a_move_on_button_that_was_not_there_before_is_a_new_one():
     push_button(after, 170, 160, 160, 44, "Replay")  # new, but it does not move on
     found = new_move_on_buttons(after, before)
     assert [control.label for control in found] == ["Continue"]
+
+
+def win_screen() -> np.ndarray:
+    """A game's own win screen: a huge "YOU WIN!" and, under it, two small coloured words to click."""
+    frame = np.zeros((480, 640, 3), np.uint8)
+    cv2.putText(frame, "YOU WIN!", (40, 250), cv2.FONT_HERSHEY_TRIPLEX, 3.2, (40, 110, 240), 14)
+    cv2.putText(frame, "MENU", (140, 300), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 0, 255), 2)
+    cv2.putText(frame, "NEXT", (380, 300), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 255, 0), 2)
+    return frame
+
+
+def test_text_bands_part_a_title_from_the_words_under_it():
+    bands = ocr.text_bands(win_screen())
+    assert len(bands) == 2
+    (title_top, title_bottom), (words_top, words_bottom) = bands
+    assert title_bottom <= words_top and words_bottom - words_top < title_bottom - title_top
+
+
+@needs_ocr
+def test_a_word_the_whole_frame_read_missed_is_found_band_by_band(monkeypatch):
+    # Tesseract read a real game's win screen as two big words, the small "NEXT" swallowed into
+    # their boxes; here the whole-frame read is made to miss it the same way.
+    real = ocr.read_words
+    monkeypatch.setattr(ocr, "read_words", lambda frame: [] if frame.shape[0] > 200 else real(frame))
+    links = list(next_controls(win_screen()))
+    assert [link.label for link in links] == ["NEXT"]
+    x, y = links[0].center
+    assert 380 <= x <= 450 and 275 <= y <= 305

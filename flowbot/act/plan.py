@@ -26,7 +26,7 @@ class PointerSettings:
     corners_only: bool = False  # jumps: only the path's turns, for games that fill straight drags
     move_delay: float = 0.02  # seconds after each move: one frame at 50 fps
     release_pause: float = 0.05  # before releasing, so the last cell is registered
-    flow_pause: float = 0.05  # between flows, for games that animate a finished flow
+    flow_pause: float = 0.05  # between flows (half after a release, half before the next press)
     settle: bool = True  # a small move inside the last cell, for games that need it before release
 
     @property
@@ -156,6 +156,9 @@ def draw_strokes(
         if guard is not None:
             guard.check(*stroke.points[0])
         pointer.move(*stroke.points[0])
+        # Half the pause between flows on the dot before pressing: a game that learns where the pointer
+        # is from motion events, and drops events queued behind another, must see it there first.
+        sleep(settings.flow_pause / 2)
         pointer.down()
         try:
             sleep(settings.move_delay)
@@ -174,7 +177,7 @@ def draw_strokes(
         finally:
             pointer.up()  # never leave the button held, even when interrupted mid-stroke
         drawn += 1
-        sleep(settings.flow_pause)
+        sleep(settings.flow_pause / 2)
     return drawn
 
 

@@ -313,11 +313,23 @@ def mouse_position(screen: MssScreen | None = None) -> tuple[int, int]:
     return measure_space(screen, gui).from_pointer(x, y)
 
 
-def click(pointer: Pointer, x: float, y: float, hold: float = 0.05) -> None:
-    """Move to (x, y), press, hold briefly (games read a click over a frame or two), release."""
+def click(
+    pointer: Pointer, x: float, y: float, hold: float = 0.05, approach: float = 0.0, sleep=time.sleep
+) -> None:
+    """Move to (x, y), press, hold briefly (games read a click over a frame or two), release.
+
+    With `approach` seconds, come to the point in two moves (from two pixels off) and rest there before
+    pressing: a game that learns where the pointer is only from motion events, and drops events queued
+    behind another, sees it on the control before the press."""
+    bounds = getattr(pointer, "bounds", None)
+    if approach > 0 and (bounds is None or bounds.contains(x - 2, y - 2)):
+        pointer.move(x - 2, y - 2)
+        sleep(approach / 2)
     pointer.move(x, y)
+    if approach > 0:
+        sleep(approach / 2)
     pointer.down()
     try:
-        time.sleep(hold)
+        sleep(hold)
     finally:
         pointer.up()

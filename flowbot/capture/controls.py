@@ -269,8 +269,14 @@ def _outermost(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, i
 
 
 def _text_links(frame: np.ndarray) -> list[Control]:
-    """Words (or two-word phrases) on the frame whose text moves on: links and unboxed labels."""
-    words = ocr.read_words(frame)
+    """Words (or two-word phrases) on the frame whose text moves on: links and unboxed labels. When
+    the whole frame read at once shows none, each band of text is read on its own (a big "YOU WIN!"
+    can swallow the small "NEXT" under it)."""
+    return _links_in(ocr.read_words(frame)) or _links_in(ocr.read_words_in_bands(frame))
+
+
+def _links_in(words: list[ocr.Word]) -> list[Control]:
+    """The words (or two-word phrases) whose text moves on, as controls."""
     links = []
     for index, word in enumerate(words):
         # A phrase: this word and the next on the same line ("Next" "Level", "New" "puzzle").

@@ -18,6 +18,14 @@ TEXT_HEIGHT = 48
 MIN_CONFIDENCE = 40
 # The margin put around a whole frame before reading it (words at its very edge read better).
 FRAME_PAD = 16
+# Reading band by band: grey levels from the ground that count as ink, the rows of plain ground that
+# part two bands, the heights a band of words can have, the rows of ground kept around each, and at
+# most how many bands are read (each costs a tesseract call, about 0.1 s).
+INK_CONTRAST = 48
+BAND_GAP = 4
+BAND_HEIGHTS = (8, 240)
+BAND_MARGIN = 6
+BAND_LIMIT = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +141,38 @@ def read_words(frame: np.ndarray) -> list[Word]:
             )
         )
     return words
+
+
+def read_words_in_bands(frame: np.ndarray, limit: int = BAND_LIMIT) -> list[Word]:
+    """Every word found reading each band of text rows on its own (rows holding ink, between rows of
+    plain ground), top to bottom, at most `limit` bands. Slower than read_words, which it backs up: on
+    a whole frame a big title can swallow the small words under it into one box of its own.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    words = []
+    for top, bottom in text_bands(frame)[:limit]:
+        low, high = max(0, top - BAND_MARGIN), min(frame.shape[0], bottom + BAND_MARGIN)
+        for word in read_words(frame[low:high]):
+            words.append(Word(word.text, word.left, word.top + low, word.width, word.height, word.confidence))
+    return words
+
+
+def text_bands(frame: np.ndarray) -> list[tuple[int, int]]:
+    """Runs of rows holding ink (pixels far from the ground, the frame border's median grey), as
+    (top, bottom) with bottom exclusive; runs closer than BAND_GAP merge, and runs of a height no
+    text has are dropped."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    border = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
+    ink = np.abs(grey - int(np.median(border))) > INK_CONTRAST
+    rows = np.flatnonzero(np.count_nonzero(ink, axis=1) >= 2)
+    bands: list[tuple[int, int]] = []
+    for row in rows:
+        if bands and row - bands[-1][1] < BAND_GAP:
+            bands[-1] = (bands[-1][0], int(row) + 1)
+        else:
+            bands.append((int(row), int(row) + 1))
+    return [(top, bottom) for top, bottom in bands if BAND_HEIGHTS[0] <= bottom - top <= BAND_HEIGHTS[1]]
 
 
 def _prepared(patch: np.ndarray, height: int, pad: int | None = None, invert_dark: bool = True) -> np.ndarray:

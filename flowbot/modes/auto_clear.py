@@ -58,6 +58,9 @@ MISREAD_LOOKS = 3
 CONTROL_WAIT = 3.0
 # Controls pressed at most after one win before giving up.
 MAX_CONTROLS_TRIED = 3
+# A control is come to and rested on this long before the press, and held this long: some games learn
+# where the pointer is only from motion events and act on a release they saw the press of.
+CLICK_APPROACH, CLICK_HOLD = 0.1, 0.15
 # Seconds a game without a dialog gets to load the next level by itself before controls are looked for.
 SELF_ADVANCE_WAIT = 0.6
 # Mean grey difference under which a remembered control still looks the same.
@@ -774,7 +777,7 @@ class AutoClear:
         if window is not None and bounds is not None and self.region is None:
             self.pointer.bounds = window
         try:
-            click(self.pointer, *target)
+            click(self.pointer, *target, hold=CLICK_HOLD, approach=CLICK_APPROACH, sleep=self.sleep)
         finally:
             if bounds is not None and self.region is None:
                 self.pointer.bounds = bounds
