@@ -116,10 +116,23 @@ def display_call(what: str) -> Iterator[None]:
         yield
     except FlowbotError:
         raise
-    except Exception:
-        if display_alive():
+    except Exception as error:
+        if display_alive() and not connection_broken(error):
             raise
         raise DisplayLost(mark_lost(what)) from None
+
+
+def connection_broken(error: BaseException) -> bool:
+    """True for an error that says this process's connection to the display broke (reset, closed by
+    the server): the run cannot go on over it, even while something still answers on the display's
+    socket (a killed server's socket has been seen to take a connection for a moment)."""
+    if isinstance(error, ConnectionError):
+        return True
+    try:
+        from Xlib.error import ConnectionClosedError
+    except ImportError:  # no python-xlib: no connection of its kind to break
+        return False
+    return isinstance(error, ConnectionClosedError)
 
 
 def mark_lost(what: str) -> str:
@@ -139,8 +152,8 @@ def close_connection(close: Callable[[], None]) -> None:
         return
     try:
         close()
-    except Exception:
-        if display_alive():
+    except Exception as error:
+        if display_alive() and not connection_broken(error):
             raise
         mark_lost("closing the connection")
 

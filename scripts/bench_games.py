@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -40,6 +41,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--count", type=int, default=None, help="levels asked of flowbot (default: all its levels)"
     )
     parser.add_argument("--json", action="store_true", help="print every run as JSON instead of the table")
+    parser.add_argument(
+        "--flowbot-args",
+        default="",
+        metavar="ARGS",
+        help="flags added to auto-clear's, to try settings by hand (the figures are with none)",
+    )
     return parser.parse_args(argv)
 
 
@@ -59,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             for run in range(1, args.runs + 1):
                 # dom111-flow has one level per board; the others are asked --count or all their levels.
                 count = args.count if args.count and board is None else GAMES[name].levels
-                result = run_game(name, count, board, tag=f"run{run}")
+                extra = tuple(shlex.split(args.flowbot_args))
+                result = run_game(name, count, board, tag=f"run{run}", extra=extra)
                 record = dict(result.as_dict(), run=run)
                 results.append(record)
                 print(row(record), file=sys.stderr, flush=True)

@@ -173,7 +173,12 @@ class RunResult:
 
 
 def run_game(
-    name: str, count: int, board: str | None = None, tag: str = "", timeout: float | None = None
+    name: str,
+    count: int,
+    board: str | None = None,
+    tag: str = "",
+    timeout: float | None = None,
+    extra: tuple[str, ...] = (),
 ) -> RunResult:
     """Start the game on a display of its own, let `flowbot auto-clear --count N --json` play it, and
     return what the game judged and what flowbot claimed; everything started is ended."""
@@ -184,7 +189,7 @@ def run_game(
         result.skipped = reason
         return result
     with _ended_by_sigterm():
-        return _run(result, count, board, tag, timeout)
+        return _run(result, count, board, tag, timeout, extra)
 
 
 @contextlib.contextmanager
@@ -206,7 +211,9 @@ def _ended_by_sigterm():
         signal.signal(signal.SIGTERM, previous)
 
 
-def _run(result: RunResult, count: int, board: str | None, tag: str, timeout: float | None) -> RunResult:
+def _run(
+    result: RunResult, count: int, board: str | None, tag: str, timeout: float | None, extra: tuple[str, ...]
+) -> RunResult:
     """run_game's body, for a game that can run here."""
     from flowbot.display import VirtualDisplay
 
@@ -250,7 +257,7 @@ def _run(result: RunResult, count: int, board: str | None, tag: str, timeout: fl
             time.sleep(1.0)  # the page judge's first look at the level
             started = time.monotonic()
             with PressRecorder() as recorder:
-                bot = _run_flowbot(count, env, work_dir, timeout or 90 + 60 * count)
+                bot = _run_flowbot(count, env, work_dir, timeout or 90 + 60 * count, extra)
                 result.wall_s = round(time.monotonic() - started, 1)
                 time.sleep(2.0)  # a win the judge sees late still counts
             game_pids = _session_pids(game.pid)
@@ -440,9 +447,12 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _run_flowbot(count: int, env: dict, work: Path, timeout: float) -> subprocess.CompletedProcess:
-    """`flowbot auto-clear --count N --json` with no other flag, in a folder of its own (for its pictures)."""
-    command = [str(REPO / ".venv" / "bin" / "flowbot"), "auto-clear", "--count", str(count), "--json"]
+def _run_flowbot(
+    count: int, env: dict, work: Path, timeout: float, extra: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess:
+    """`flowbot auto-clear --count N --json` with no other flag (but `extra`, for trying settings by
+    hand), in a folder of its own (for its pictures)."""
+    command = [str(REPO / ".venv" / "bin" / "flowbot"), "auto-clear", "--count", str(count), "--json", *extra]
     try:
         return subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as expired:

@@ -73,6 +73,35 @@ def test_an_error_of_a_live_display_is_not_taken_for_its_loss(monkeypatch):
     assert not display.display_lost()
 
 
+class _BrokenGui(_DeadGui):
+    """python-xlib's error when the server closed the connection."""
+
+    def moveTo(self, *args):
+        from Xlib.error import ConnectionClosedError
+
+        self.calls.append("moveTo")
+        raise ConnectionClosedError("server")
+
+
+def test_a_broken_connection_is_the_display_lost_even_while_its_socket_still_answers(monkeypatch):
+    # A killed Xvfb's socket once took connections for a moment: the broken connection decides.
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: True)
+    pointer = PyAutoGuiPointer(Region(0, 0, 100, 100), _BrokenGui())
+    with pytest.raises(DisplayLost, match="went away while moving the mouse"):
+        pointer.move(10, 10)
+    assert display.display_lost()
+
+
+def test_closing_a_broken_connection_is_no_error_and_marks_the_display_lost(monkeypatch):
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: True)
+
+    def close():
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    display.close_connection(close)
+    assert display.display_lost()
+
+
 def test_the_cli_turns_a_display_library_error_into_one_line_and_status_13(monkeypatch, capsys):
     def run(argv):
         display.note_connected()
