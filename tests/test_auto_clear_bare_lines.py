@@ -14,12 +14,14 @@ import numpy as np
 import pytest
 
 from flowbot.act.plan import PointerSettings
+from flowbot.capture import ocr
 from flowbot.capture.screen import Frame, Region
 from flowbot.generate.levels import make_level
 from flowbot.modes.auto_clear import AutoClear
 
 SIZE, ORIGIN, CELL = 520, 40, 88
 FAST = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+NEXT_BOX = (320, 258, 390, 280)  # left, top, right, bottom of the win screen's NEXT
 RGB = [(255, 0, 0), (0, 200, 0), (0, 0, 255), (255, 255, 0), (255, 140, 0), (0, 255, 255)]
 
 
@@ -29,9 +31,13 @@ class BareLinesGame:
     path stays drawn, and a later release takes it, as the real game does). A won level is replaced
     by the next at once."""
 
-    def __init__(self, levels, lost: set[int] | None = None, lose_all_final: bool = False) -> None:
+    def __init__(
+        self, levels, lost: set[int] | None = None, lose_all_final: bool = False, win_screen: bool = False
+    ) -> None:
         self.levels, self.index = levels, 0
         self.lost, self.lose_all_final = lost or set(), lose_all_final
+        # win_screen: a won level gives way to a "YOU WIN!" screen, and a click on its NEXT to the next.
+        self.win_screen, self.showing_win = win_screen, False
         self.releases = 0
         self.won: list[int] = []
         self.x = self.y = 0.0
@@ -74,8 +80,13 @@ class BareLinesGame:
             path.append(cell)
 
     def down(self) -> None:
-        """Press: on a dot, start its flow again."""
+        """Press: on a dot, start its flow again; on the win screen's NEXT, go on."""
         self.held = True
+        if self.showing_win:
+            if NEXT_BOX[0] <= self.x <= NEXT_BOX[2] and NEXT_BOX[1] <= self.y <= NEXT_BOX[3]:
+                self.showing_win = False
+                self._new_level()
+            return
         cell = self._cell(self.x, self.y)
         if cell in self.ends:
             self.current = self.ends[cell]
@@ -97,12 +108,22 @@ class BareLinesGame:
         if len(self.taken) == colors and len(cells) == size * size:
             self.won.append(self.index + 1)
             self.index = (self.index + 1) % len(self.levels)
-            self._new_level()
+            if self.win_screen:
+                self.showing_win = True
+            else:
+                self._new_level()
 
     def grab(self, region: Region | None = None) -> Frame:
         """The page as it looks now."""
         size = self.levels[self.index].rows
         frame = np.zeros((SIZE, SIZE, 3), np.uint8)
+        if self.showing_win:
+            cv2.putText(frame, "YOU WIN!", (30, 220), cv2.FONT_HERSHEY_TRIPLEX, 2.6, (40, 110, 240), 12)
+            cv2.putText(frame, "MENU", (110, 280), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 0, 255), 2)
+            cv2.putText(
+                frame, "NEXT", (NEXT_BOX[0], NEXT_BOX[3]), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 255, 0), 2
+            )
+            return _cut(frame, region)
         for i in range(size + 1):
             edge = ORIGIN + i * CELL
             cv2.line(frame, (edge, ORIGIN), (edge, ORIGIN + size * CELL), (255, 255, 255), 2)
@@ -117,10 +138,15 @@ class BareLinesGame:
                 cv2.line(frame, centre(a), centre(b), RGB[color][::-1], 4)
         for cell, color in self.ends.items():
             cv2.circle(frame, centre(cell), int(CELL * 0.38), RGB[color][::-1], -1, cv2.LINE_AA)
-        if region is None:
-            return Frame(frame)
-        part = frame[region.top : region.top + region.height, region.left : region.left + region.width]
-        return Frame(np.ascontiguousarray(part), region.left, region.top)
+        return _cut(frame, region)
+
+
+def _cut(frame: np.ndarray, region: Region | None) -> Frame:
+    """The page, or the part of it in `region`."""
+    if region is None:
+        return Frame(frame)
+    part = frame[region.top : region.top + region.height, region.left : region.left + region.width]
+    return Frame(np.ascontiguousarray(part), region.left, region.top)
 
 
 @pytest.fixture(scope="module")
@@ -161,3 +187,20 @@ def test_a_game_that_takes_every_release_is_cleared_on_its_own_sign(levels, tmp_
     assert game.won == [1, 2, 3]
     assert report.cleared == 3, report.stopped
     assert all(level.won_by == "new level" for level in report.levels)
+
+
+@pytest.mark.skipif(not ocr.available(), reason="tesseract is not installed")
+def test_a_win_screen_whose_words_read_only_band_by_band_is_the_games_sign_and_its_next_is_pressed(
+    levels, tmp_path, monkeypatch
+):
+    # A stylised "YOU WIN!" once read as "YOU" alone on the whole frame: here every whole-frame read
+    # of the game's page comes back empty, and only the bands of text read.
+    real = ocr.read_words
+    blind = lambda frame: [] if frame.shape[0] > 200 else real(frame)  # noqa: E731
+    monkeypatch.setattr(ocr, "read_words", blind)
+    monkeypatch.setattr("flowbot.modes.auto_clear.read_words", blind)
+    game = BareLinesGame(levels, win_screen=True)
+    report = clear(game, 2, tmp_path)
+    assert game.won == [1, 2]
+    assert report.cleared == 2, report.stopped
+    assert [level.won_by for level in report.levels] == ["message", "message"]

@@ -26,7 +26,7 @@ from flowbot.capture.controls import (
     next_controls,
     says_won,
 )
-from flowbot.capture.ocr import Word, read_line, read_words
+from flowbot.capture.ocr import Word, read_line, read_words, read_words_in_bands, text_bands
 from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
@@ -154,6 +154,7 @@ class AutoClear:
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
     _before_words: tuple[Frame, list[Word]] | None = None  # see _words_before
+    _before_bands: tuple[Frame, list[Word]] | None = None  # the same, read band by band (see _says_won)
     _dialog_before: tuple[Frame, bool] | None = None  # see _new_dialog
     # The level's board before any stroke (pixels, geometry on them): what "never drawn" looks like,
     # kept when a retry follows the board elsewhere (the new sighting shows earlier strokes).
@@ -319,11 +320,12 @@ class AutoClear:
             moved = self._found_again(sighting)
             if moved is None and not self._dots_in_place(sighting, before)[0]:
                 # The level is gone: the game may be over, or (after a fast try) say it was won.
-                words = read_words(self.screen.grab(self._window(geometry)).pixels)
+                shown = self.screen.grab(self._window(geometry)).pixels
+                words = read_words(shown)
                 over = game_over_message(words)
                 if over is not None:
                     raise GameOver(f"the game is over: {over}")
-                if probing and says_won(words, self._words_before(sighting, geometry)):
+                if probing and self._says_won(shown, words, sighting, geometry):
                     self._dialog_seen = True
                     return self._won_level(level, attempt, timing, "message", sighting, solution, before)
             if self.tuner is not None and self.tuner.dropped():
@@ -581,11 +583,12 @@ class AutoClear:
                     return Evidence("dialog")
             if not looked_for_words and not unfinished and (late or (seen is None and not in_place)):
                 looked_for_words = True
-                shown_words = read_words(self.screen.grab(window).pixels)
+                shown = self.screen.grab(window).pixels
+                shown_words = read_words(shown)
                 over = game_over_message(shown_words)
                 if over is not None:  # "Time's up! 5 levels solved": the end, not this level's win
                     raise GameOver(f"the game is over: {over}")
-                if says_won(shown_words, self._words_before(sighting)):
+                if self._says_won(shown, shown_words, sighting):
                     self._dialog_seen = True
                     return Evidence("message")
             if late:
@@ -633,6 +636,22 @@ class AutoClear:
                 moves_on = bool(label_score(label)) and not is_forbidden(label)
             self._dialog_moves_on = (box, moves_on)
         return self._dialog_moves_on[1]
+
+    def _says_won(
+        self, shown: np.ndarray, words: list[Word], sighting: Sighting, geometry: Geometry | None = None
+    ) -> bool:
+        """True when the game's window (`shown`, its `words` read whole) has win words it did not have
+        before the level was drawn; when the whole read has none, each band of text is read on its
+        own and compared with the window before, read the same way (a big stylised "YOU WIN!" reads
+        only so)."""
+        if says_won(words, self._words_before(sighting, geometry)):
+            return True
+        if not text_bands(shown):
+            return False
+        if self._before_bands is None or self._before_bands[0] is not sighting.frame:
+            window = self._window(geometry or sighting.geometry)
+            self._before_bands = (sighting.frame, read_words_in_bands(_cut(sighting.frame, window)))
+        return says_won(read_words_in_bands(shown), self._before_bands[1])
 
     def _words_before(self, sighting: Sighting, geometry: Geometry | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only
