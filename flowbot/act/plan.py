@@ -15,6 +15,10 @@ from flowbot.model import Cell, Solution
 Point = tuple[float, float]
 # Two cells of a path further apart than this many cells are joined by a warp, not side by side.
 WARP_GAP = 1.5
+# How far, in cells, the first move after a press goes toward the next cell while staying in the first:
+# far enough past a drag threshold (many games start a drag only once the pointer has moved a few
+# pixels, from the cell under it then), well short of the next cell.
+LEAD_IN = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +90,11 @@ def plan_strokes(
                 continue
             if jumps and index < len(centres) - 1 and not _turns(centres, index, size):
                 continue
-            points.extend(_between(points[-1], here, moves))
+            points.extend(_into(points[-1], here, moves))
+        # The first move stays in the first cell: a game that starts the drag only once the pointer has
+        # moved past a threshold takes the cell under it then as the start.
+        points.insert(1, _toward(points[0], points[1], LEAD_IN * size))
+        lifts = [lift + 1 for lift in lifts]
         if settings.settle:
             # Nudge inside the last cell and come back: some games register a cell only on a move within it.
             x, y = points[-1]
@@ -187,6 +195,25 @@ def _between(start: Point, end: Point, steps: int) -> list[Point]:
         (start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)
         for k in range(1, steps + 1)
     ]
+
+
+def _into(start: Point, end: Point, steps: int) -> list[Point]:
+    """`steps` points from `start` (a cell's centre) to `end` (the next cell's centre), all inside the
+    cell entered and the last on its centre: a point on the border between two cells is either cell by
+    the game's rounding, and a game that merges the moves of one frame must still see each cell."""
+    return [
+        (start[0] + (end[0] - start[0]) * fraction, start[1] + (end[1] - start[1]) * fraction)
+        for fraction in (0.5 + 0.5 * k / steps for k in range(1, steps + 1))
+    ]
+
+
+def _toward(start: Point, end: Point, distance: float) -> Point:
+    """The point `distance` pixels from `start` toward `end` (at most half way there)."""
+    away = math.dist(start, end)
+    if away == 0:
+        return start
+    share = min(distance / away, 0.5)
+    return (start[0] + (end[0] - start[0]) * share, start[1] + (end[1] - start[1]) * share)
 
 
 def _square(centres: list[Point]) -> bool:
