@@ -164,3 +164,16 @@ def test_the_plan_is_pure():
     solution = SOLUTIONS[1]
     geometry = geometry_for(solution.puzzle.rows, solution.puzzle.cols)
     assert plan_strokes(solution, geometry, JUMPS) == plan_strokes(solution, geometry, JUMPS)
+
+
+def test_a_flow_to_avoid_starting_from_a_dot_starts_from_its_other_dot():
+    solution = SOLUTIONS[2]
+    geometry = geometry_for(solution.puzzle.rows, solution.puzzle.cols)
+    first = plan_strokes(solution, geometry, CELLS)
+    again = plan_strokes(solution, geometry, CELLS, avoid={stroke.color: stroke.cells[0] for stroke in first})
+    starts = {stroke.color: stroke.cells[0] for stroke in first}
+    assert all(
+        stroke.cells in (solution.paths[stroke.color], solution.paths[stroke.color][::-1]) for stroke in again
+    )
+    assert all(stroke.cells[0] != starts[stroke.color] for stroke in again)
+    assert all(stroke.cells[-1] == starts[stroke.color] for stroke in again)

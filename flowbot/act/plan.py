@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -54,11 +54,16 @@ class Stroke:
 
 
 def plan_strokes(
-    solution: Solution, geometry: CellMap, settings: PointerSettings, start: Point | None = None
+    solution: Solution,
+    geometry: CellMap,
+    settings: PointerSettings,
+    start: Point | None = None,
+    avoid: Mapping[int, Cell] | None = None,
 ) -> list[Stroke]:
     """A stroke per flow, from one endpoint to the other through every cell's centre (or only its
     turns, with jumps, on square boards), the flows ordered and oriented to shorten the pointer's
-    travel between them from `start` (default: the board's top-left corner).
+    travel between them from `start` (default: the board's top-left corner). A flow in `avoid` (colour
+    to dot) starts from its other dot.
 
     Any board: `geometry` gives the cells' centres in pixels (square, hexagons, or read from a
     screen). A bridge is crossed straight, as any cell. Two cells of a path whose centres are far apart
@@ -67,7 +72,7 @@ def plan_strokes(
     """
     strokes = []
     size = geometry.cell_size
-    for color, path in _ordered(solution.paths, geometry, start):
+    for color, path in _ordered(solution.paths, geometry, start, avoid or {}):
         centres = [geometry.center(cell) for cell in path]
         jumps = settings.corners_only and _square(centres)
         moves = 1 if jumps else settings.moves_per_cell
@@ -114,13 +119,17 @@ def travel(strokes: list[Stroke], start: Point) -> float:
 
 
 def _ordered(
-    paths: tuple[tuple[Cell, ...], ...], geometry: CellMap, start: Point | None
+    paths: tuple[tuple[Cell, ...], ...], geometry: CellMap, start: Point | None, avoid: Mapping[int, Cell]
 ) -> list[tuple[int, tuple[Cell, ...]]]:
     """The flows as (colour, path) in drawing order: greedy nearest endpoint from `start`, each flow
-    started from its nearer end; the solution's own order when that is no longer (it rarely is)."""
+    started from its nearer end (never from its dot in `avoid`); the solution's own order when that is
+    no longer (it rarely is)."""
     here = start if start is not None else geometry.bounds[:2]
-    naive = [(color, tuple(path)) for color, path in enumerate(paths)]
-    left = dict(naive)
+    naive = [
+        (color, tuple(path[::-1] if avoid.get(color) == path[0] else path))
+        for color, path in enumerate(paths)
+    ]
+    left = dict(enumerate(tuple(path) for path in paths))
     greedy = []
     position = here
     while left:
@@ -128,6 +137,7 @@ def _ordered(
             (math.dist(position, geometry.center(path[-1 if flip else 0])), color, flip)
             for color, path in left.items()
             for flip in (False, True)
+            if avoid.get(color) != path[-1 if flip else 0]
         )
         path = left.pop(color)
         path = path[::-1] if flipped else path
