@@ -35,7 +35,7 @@ def test_each_flow_is_one_stroke_from_endpoint_to_endpoint():
         assert stroke.points[0] == GEOMETRY.center(stroke.cells[0])
         assert stroke.points[-1] == GEOMETRY.center(stroke.cells[-1])
         steps = [math.dist(a, b) for a, b in zip(stroke.points, stroke.points[1:], strict=False)]
-        assert max(steps) <= 20.0 + 1e-9  # two moves per 40 px cell: never a jump of a whole cell
+        assert max(steps) < 40.0  # two moves per 40 px cell: never a jump of a whole cell
 
 
 def test_corners_only_moves_at_turns():
@@ -48,7 +48,7 @@ def test_corners_only_moves_at_turns():
             if (cells[i][0] - cells[i - 1][0], cells[i][1] - cells[i - 1][1])
             != (cells[i + 1][0] - cells[i][0], cells[i + 1][1] - cells[i][1])
         )
-        assert len(stroke.points) == turns + 2
+        assert len(stroke.points) == turns + 3  # the press, a lead-in inside the first cell, ...
 
 
 def test_settle_nudges_inside_the_last_cell():

@@ -202,3 +202,30 @@ def test_a_win_dialog_beside_cells_still_empty_is_no_win(levels, tmp_path):
     assert report.cleared == 0, report.summary()
     assert not session.board.complete
     assert report.levels and not report.levels[0].won_by
+
+
+def test_a_flow_drawn_again_starts_from_its_other_dot(levels, tmp_path):
+    # A game may pick a half-drawn pipe up at the dot it was started from (a drag from there pulls the
+    # pipe back off that dot); a press on the other dot starts the flow afresh in any game.
+    game = SimulatedGame(levels[:1])
+    real_move, real_down = game.move, game.down
+    pressed: list = []
+    moved: list = []
+
+    def down():
+        pressed.append(game.layout.geometry.cell_at(game.x, game.y))
+        real_down()
+
+    def move(x, y):
+        if game.held and len(pressed) == 1:
+            moved.append((x, y))
+            if len(moved) > 2:
+                return  # the first stroke is lost one cell past its dot (after the lead-in)
+        real_move(x, y)
+
+    game.move, game.down = move, down
+    report = run(game, tmp_path, 1).run()
+    assert report.cleared == 1, report.summary()
+    assert report.levels[0].retries == 1
+    first = next(path for path in levels[0].endpoints if pressed[0] in path)
+    assert pressed[len(levels[0].endpoints)] == next(dot for dot in first if dot != pressed[0])

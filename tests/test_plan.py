@@ -77,7 +77,33 @@ def test_without_jumps_consecutive_points_are_at_most_a_cell_apart(settings):
         geometry = geometry_for(solution.puzzle.rows, solution.puzzle.cols)
         for stroke in plan_strokes(solution, geometry, settings):
             steps = [math.dist(a, b) for a, b in zip(stroke.points, stroke.points[1:], strict=False)]
-            assert max(steps, default=0) <= CELL / settings.moves_per_cell + 1e-9
+            assert max(steps, default=0) <= CELL + 1e-9
+
+
+@pytest.mark.parametrize("settings", [PointerSettings(), CELLS], ids=["default", "cells"])
+def test_every_point_is_well_inside_a_cell_and_each_cell_gets_its_moves(settings):
+    # A point on a border is either cell by a game's rounding; a game merging a frame's moves into
+    # one must still see each cell when one of its moves is lost.
+    for solution in SOLUTIONS[:4]:
+        geometry = geometry_for(solution.puzzle.rows, solution.puzzle.cols)
+        for stroke in plan_strokes(solution, geometry, settings):
+            for x, y in stroke.points:
+                assert min((x - 100) % CELL, (y - 300) % CELL) >= CELL / 5
+            inside = [geometry.cell_at(*point) for point in stroke.points]
+            for cell in stroke.cells[1:-1]:
+                assert inside.count(cell) >= settings.moves_per_cell
+
+
+def test_the_first_move_after_the_press_stays_in_the_first_cell():
+    # A game that starts a drag only once the pointer moved past a threshold (a few pixels) takes the
+    # cell under the pointer then as the drag's start: that must still be the dot pressed.
+    for settings in (PointerSettings(), CELLS, JUMPS):
+        for solution in SOLUTIONS[:4]:
+            geometry = geometry_for(solution.puzzle.rows, solution.puzzle.cols)
+            for stroke in plan_strokes(solution, geometry, settings):
+                first, lead = stroke.points[:2]
+                assert geometry.cell_at(*lead) == stroke.cells[0]
+                assert math.dist(first, lead) >= CELL / 4
 
 
 def test_with_jumps_points_share_a_row_or_column_and_the_cells_between_are_the_paths():
@@ -138,3 +164,16 @@ def test_the_plan_is_pure():
     solution = SOLUTIONS[1]
     geometry = geometry_for(solution.puzzle.rows, solution.puzzle.cols)
     assert plan_strokes(solution, geometry, JUMPS) == plan_strokes(solution, geometry, JUMPS)
+
+
+def test_a_flow_to_avoid_starting_from_a_dot_starts_from_its_other_dot():
+    solution = SOLUTIONS[2]
+    geometry = geometry_for(solution.puzzle.rows, solution.puzzle.cols)
+    first = plan_strokes(solution, geometry, CELLS)
+    again = plan_strokes(solution, geometry, CELLS, avoid={stroke.color: stroke.cells[0] for stroke in first})
+    starts = {stroke.color: stroke.cells[0] for stroke in first}
+    assert all(
+        stroke.cells in (solution.paths[stroke.color], solution.paths[stroke.color][::-1]) for stroke in again
+    )
+    assert all(stroke.cells[0] != starts[stroke.color] for stroke in again)
+    assert all(stroke.cells[-1] == starts[stroke.color] for stroke in again)

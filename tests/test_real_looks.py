@@ -424,3 +424,48 @@ def test_a_board_cut_to_one_piece_is_never_a_strip():
     # A toolbar's box two rows below a board is cut off.
     apart = Board(geometry, frozenset((row, col) for row in range(3, 5) for col in range(5)) - {(4, 1)})
     assert one_piece(apart, frozenset()).geometry == Geometry(geometry.xs, geometry.ys[:4])
+
+
+def draw_dashed_canvas(puzzle: Puzzle, cell: int, origin: tuple[int, int] = (400, 64)) -> np.ndarray:
+    """A dark canvas on a white page, a thin frame inside its padding and faint translucent dashed
+    lines, 2 px wide, between the cells (brighter where two cross); round dots with a white number (BGR)."""
+    frame = np.full((1000, 1600, 3), 255, dtype=np.uint8)
+    pad = 16
+    left, top = origin
+    right, bottom = left + 2 * pad + cell * puzzle.cols, top + 2 * pad + cell * puzzle.rows
+    frame[top:bottom, left:right] = (42, 23, 15)
+    x0, y0 = left + pad, top + pad
+    x1, y1 = x0 + cell * puzzle.cols, y0 + cell * puzzle.rows
+    cv2.rectangle(frame, (x0, y0), (x1, y1), (85, 65, 51), 1)
+    light = np.zeros(frame.shape[:2], dtype=np.int16)
+    dashes = (np.arange(1600) // 3) % 2 == 0
+    for index in range(1, puzzle.cols):
+        x = x0 + index * cell - 1
+        light[y0:y1, x : x + 2] += 8 * dashes[y0:y1, None]
+    for index in range(1, puzzle.rows):
+        y = y0 + index * cell - 1
+        light[y : y + 2, x0:x1] += 8 * dashes[None, x0:x1]
+    frame[:] = np.clip(frame.astype(np.int16) + light[..., None], 0, 255).astype(np.uint8)
+    colours = look_palette(light=False)
+    for number, pair in enumerate(puzzle.endpoints):
+        red, green, blue = colours[number % len(colours)]
+        for row, col in pair:
+            centre = (x0 + col * cell + cell // 2, y0 + row * cell + cell // 2)
+            cv2.circle(frame, centre, int(cell * 0.32), (blue, green, red), -1, cv2.LINE_AA)
+            cv2.putText(frame, str(number + 1), (centre[0] - 3, centre[1] + 4), cv2.FONT_HERSHEY_PLAIN, 0.7,
+                        (255, 255, 255), 1)  # fmt: skip
+    return frame
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_canvas_with_faint_dashed_lines_reads_with_its_empty_outer_rows(seed):
+    # The faint lines vanish but for their crossings, round specks a few pixels wide; with a row and a
+    # column holding no dot there are more crossings than dots, and they are not the dots' lattice.
+    rng = random.Random(seed)
+    puzzle = scatter_board(rng, 4, 4)
+    rows = [row + "." for row in puzzle.to_rows()] + ["....."]
+    if seed % 2:
+        rows = ["." + row[:-1] for row in rows]
+    board = Puzzle.from_rows(rows)
+    frame = draw_dashed_canvas(board, cell=rng.choice([120, 153]))
+    assert read_puzzle(frame).puzzle.to_rows() == canonical(board.to_rows())

@@ -214,7 +214,7 @@ def test_a_game_that_drops_jumps_is_drawn_again_cell_by_cell_and_the_level_count
     assert len(game.results) >= 2 and all(result.solved for result in game.results)  # the game's verdict
 
 
-@pytest.mark.parametrize(("interpolate", "rung"), [(True, 2), (False, 4)], ids=["fills jumps", "no fill"])
+@pytest.mark.parametrize(("interpolate", "rung"), [(True, 3), (False, 5)], ids=["fills jumps", "no fill"])
 def test_a_game_that_reads_once_per_frame_is_tuned_down_until_it_takes_the_level(
     levels, tmp_path, interpolate, rung
 ):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -15,6 +15,10 @@ from flowbot.model import Cell, Solution
 Point = tuple[float, float]
 # Two cells of a path further apart than this many cells are joined by a warp, not side by side.
 WARP_GAP = 1.5
+# How far, in cells, the first move after a press goes toward the next cell while staying in the first:
+# far enough past a drag threshold (many games start a drag only once the pointer has moved a few
+# pixels, from the cell under it then), well short of the next cell.
+LEAD_IN = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +54,16 @@ class Stroke:
 
 
 def plan_strokes(
-    solution: Solution, geometry: CellMap, settings: PointerSettings, start: Point | None = None
+    solution: Solution,
+    geometry: CellMap,
+    settings: PointerSettings,
+    start: Point | None = None,
+    avoid: Mapping[int, Cell] | None = None,
 ) -> list[Stroke]:
     """A stroke per flow, from one endpoint to the other through every cell's centre (or only its
     turns, with jumps, on square boards), the flows ordered and oriented to shorten the pointer's
-    travel between them from `start` (default: the board's top-left corner).
+    travel between them from `start` (default: the board's top-left corner). A flow in `avoid` (colour
+    to dot) starts from its other dot.
 
     Any board: `geometry` gives the cells' centres in pixels (square, hexagons, or read from a
     screen). A bridge is crossed straight, as any cell. Two cells of a path whose centres are far apart
@@ -63,7 +72,7 @@ def plan_strokes(
     """
     strokes = []
     size = geometry.cell_size
-    for color, path in _ordered(solution.paths, geometry, start):
+    for color, path in _ordered(solution.paths, geometry, start, avoid or {}):
         centres = [geometry.center(cell) for cell in path]
         jumps = settings.corners_only and _square(centres)
         moves = 1 if jumps else settings.moves_per_cell
@@ -86,7 +95,11 @@ def plan_strokes(
                 continue
             if jumps and index < len(centres) - 1 and not _turns(centres, index, size):
                 continue
-            points.extend(_between(points[-1], here, moves))
+            points.extend(_into(points[-1], here, moves))
+        # The first move stays in the first cell: a game that starts the drag only once the pointer has
+        # moved past a threshold takes the cell under it then as the start.
+        points.insert(1, _toward(points[0], points[1], LEAD_IN * size))
+        lifts = [lift + 1 for lift in lifts]
         if settings.settle:
             # Nudge inside the last cell and come back: some games register a cell only on a move within it.
             x, y = points[-1]
@@ -106,13 +119,17 @@ def travel(strokes: list[Stroke], start: Point) -> float:
 
 
 def _ordered(
-    paths: tuple[tuple[Cell, ...], ...], geometry: CellMap, start: Point | None
+    paths: tuple[tuple[Cell, ...], ...], geometry: CellMap, start: Point | None, avoid: Mapping[int, Cell]
 ) -> list[tuple[int, tuple[Cell, ...]]]:
     """The flows as (colour, path) in drawing order: greedy nearest endpoint from `start`, each flow
-    started from its nearer end; the solution's own order when that is no longer (it rarely is)."""
+    started from its nearer end (never from its dot in `avoid`); the solution's own order when that is
+    no longer (it rarely is)."""
     here = start if start is not None else geometry.bounds[:2]
-    naive = [(color, tuple(path)) for color, path in enumerate(paths)]
-    left = dict(naive)
+    naive = [
+        (color, tuple(path[::-1] if avoid.get(color) == path[0] else path))
+        for color, path in enumerate(paths)
+    ]
+    left = dict(enumerate(tuple(path) for path in paths))
     greedy = []
     position = here
     while left:
@@ -120,6 +137,7 @@ def _ordered(
             (math.dist(position, geometry.center(path[-1 if flip else 0])), color, flip)
             for color, path in left.items()
             for flip in (False, True)
+            if avoid.get(color) != path[-1 if flip else 0]
         )
         path = left.pop(color)
         path = path[::-1] if flipped else path
@@ -187,6 +205,25 @@ def _between(start: Point, end: Point, steps: int) -> list[Point]:
         (start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)
         for k in range(1, steps + 1)
     ]
+
+
+def _into(start: Point, end: Point, steps: int) -> list[Point]:
+    """`steps` points from `start` (a cell's centre) to `end` (the next cell's centre), all inside the
+    cell entered and the last on its centre: a point on the border between two cells is either cell by
+    the game's rounding, and a game that merges the moves of one frame must still see each cell."""
+    return [
+        (start[0] + (end[0] - start[0]) * fraction, start[1] + (end[1] - start[1]) * fraction)
+        for fraction in (0.5 + 0.5 * k / steps for k in range(1, steps + 1))
+    ]
+
+
+def _toward(start: Point, end: Point, distance: float) -> Point:
+    """The point `distance` pixels from `start` toward `end` (at most half way there)."""
+    away = math.dist(start, end)
+    if away == 0:
+        return start
+    share = min(distance / away, 0.5)
+    return (start[0] + (end[0] - start[0]) * share, start[1] + (end[1] - start[1]) * share)
 
 
 def _square(centres: list[Point]) -> bool:

@@ -37,6 +37,8 @@ PANEL_SLACK = 0.35
 # A mark is round when its box is this close to square and it fills at least this share of it.
 ROUND_SLACK = 0.15
 ROUND_FILL = 0.6
+# A board has at least this many pairs of dots.
+DOT_PAIRS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +168,11 @@ def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid 
     )
     if not round_.any():
         return None
-    # ...and the size of the others: a crossing of faint lines is round but a few pixels.
-    round_ &= areas >= 0.5 * np.median(areas[round_])
+    # ...and the size of the dots: a crossing of faint lines is round but a few pixels, and there may be
+    # more crossings than dots (empty rows and columns); a board has two pairs of dots at least, so the
+    # fourth largest round mark is a dot's size (or an icon's, larger).
+    sizes = np.sort(areas[round_])
+    round_ &= areas >= 0.5 * sizes[-min(DOT_PAIRS * 2, len(sizes))]
     return _fit_lattice(centroids[1:][round_], areas[round_], marks, box, dots_only=True)
 
 

@@ -342,7 +342,12 @@ class AutoClear:
             if len(broken) < was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
             was_broken = len(broken)
-            planned = plan_strokes(solution, geometry, settings)
+            # Each flow drawn again from the dot it was not started from: a game may pick a half-drawn
+            # pipe up at the dot it was started from, so that a drag from there pulls the pipe back off
+            # it, while a press on the other dot starts the flow afresh in every game.
+            planned = plan_strokes(
+                solution, geometry, settings, avoid={stroke.color: stroke.cells[0] for stroke in strokes}
+            )
             if evidence.unconfirmed:
                 # Every flow shows joined: the game may have missed the last release, which the flow
                 # drawn last, drawn again, gives it once more.
