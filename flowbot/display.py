@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -100,6 +101,8 @@ class VirtualDisplay:
 # Once the display is known to be gone, why: no call is made to it again (python-xlib can hang for
 # ever on a broken connection), every later one is a DisplayLost at once.
 _lost: list[str] = []
+# Held while an X client connects quietly (see quiet_x_client).
+_x_client_lock = threading.RLock()
 # Whether this process has opened a connection to a display (so that the CLI may ask, of an error it
 # does not know, whether the display went).
 _used: list[str] = []
@@ -210,6 +213,15 @@ def quiet_x_client() -> Iterator[None]:
     details available" with print(). A missing file is replaced by an empty one for the connection;
     what Xlib prints goes to the debug log instead.
     """
+    # One connection at a time: sys.stdout and XAUTHORITY are the process's, and two threads
+    # connecting at once could each restore what the other had put there (stdout left a StringIO).
+    with _x_client_lock, _quietly():
+        yield
+
+
+@contextlib.contextmanager
+def _quietly() -> Iterator[None]:
+    """quiet_x_client's work, for one thread at a time."""
     saved = os.environ.get("XAUTHORITY")
     home = os.environ.get("HOME")
     authority = saved or (str(Path(home) / ".Xauthority") if home else None)

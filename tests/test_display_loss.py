@@ -248,3 +248,32 @@ def test_a_virtual_display_never_takes_a_number_another_server_still_listens_on(
                 assert second.process.poll() is None
         finally:
             listener.close()
+
+
+def test_x_clients_connecting_from_several_threads_leave_stdout_as_it_was():
+    # Two threads connecting at once each saved and restored sys.stdout: the second could put back
+    # the first's StringIO, and everything printed after (a --json report) was lost.
+    import sys
+    import threading
+
+    real = sys.stdout
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+
+    def first():
+        with display.quiet_x_client():
+            first_in.set()
+            second_in.wait(0.5)  # the second inside too, unless kept out until this one is done
+        first_out.set()
+
+    def second():
+        first_in.wait(5)
+        with display.quiet_x_client():
+            second_in.set()
+            first_out.wait(5)  # leave after the first
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert sys.stdout is real
