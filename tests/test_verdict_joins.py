@@ -8,7 +8,7 @@ from itertools import pairwise
 import cv2
 import numpy as np
 
-from flowbot.capture.verdict import join_colours, missing_joins
+from flowbot.capture.verdict import bare_start_dots, join_colours, missing_joins
 from flowbot.model import Geometry, Puzzle, Solution
 
 CELL = 30
@@ -93,3 +93,56 @@ def test_without_a_look_before_a_board_found_drawn_is_judged_on_colours_alone():
 def test_a_pipe_much_thinner_than_the_looked_at_square_still_shows_its_joins():
     assert missing(board({RED: RED_PATH, BLUE: [(1, 0), (1, 1)]}, width=2)) == []
     assert missing(board({RED: RED_PATH[:3], BLUE: [(1, 0), (1, 1)]}, width=2)) == [((0, 2), (1, 2))]
+
+
+def blocks(filled: dict[tuple[int, int, int], list[tuple[int, int]]]) -> np.ndarray:
+    """A light 2x3 board of grey cells parted by white gaps, as a game that fills each cell a path
+    takes with its colour as a solid block, the dots drawn over their cells."""
+    frame = np.full((2 * CELL, 3 * CELL, 3), 255, dtype=np.uint8)
+    for row in range(2):
+        for col in range(3):
+            frame[row * CELL + 1 : (row + 1) * CELL, col * CELL + 1 : (col + 1) * CELL] = 205
+    for rgb, cells in filled.items():
+        for row, col in cells:
+            frame[row * CELL + 1 : (row + 1) * CELL, col * CELL + 1 : (col + 1) * CELL] = rgb[::-1]
+    for rgb, cells in {RED: [(0, 0), (1, 2)], BLUE: [(1, 0), (1, 1)]}.items():
+        for cell in cells:
+            cv2.circle(frame, tuple(round(v) for v in GEOMETRY.center(cell)), 10, rgb[::-1], -1)
+    return frame
+
+
+def missing_on_blocks(after: np.ndarray, starts: dict[int, tuple[int, int]]) -> list:
+    """The joins missing on a block board, the dots a game leaves bare judged outside their cell."""
+    solved = solution()
+    empty = blocks({})
+    bare = bare_start_dots(after, GEOMETRY, empty, GEOMETRY, solved, starts)
+    before = join_colours(empty, GEOMETRY, solved, (RED, BLUE))
+    now = join_colours(after, GEOMETRY, solved, (RED, BLUE))
+    return missing_joins(now, before, solved, (RED, BLUE), bare)
+
+
+def test_a_game_that_leaves_the_cell_a_path_started_on_bare_shows_its_joins_outside_that_cell():
+    # Every cell of each path filled but the first: the dot pressed keeps its grey cell.
+    drawn = blocks({RED: RED_PATH[1:], BLUE: [(1, 1)]})
+    assert missing_on_blocks(drawn, {0: (0, 0), 1: (1, 0)}) == []
+    # Judged strictly (no stroke known to start there), the first join of each flow shows bare.
+    assert missing_on_blocks(drawn, {}) == [((0, 0), (0, 1)), ((1, 0), (1, 1))]
+
+
+def test_a_flow_one_step_short_of_its_far_dot_leaves_both_dots_bare_and_stays_missing():
+    short = blocks({RED: RED_PATH[1:3], BLUE: [(1, 1)]})
+    # Both red dots' cells bare: nothing is judged leniently, the first join and the last missing.
+    assert missing_on_blocks(short, {0: (0, 0), 1: (1, 0)}) == [((0, 0), (0, 1)), ((0, 2), (1, 2))]
+
+
+def test_a_flow_started_from_the_other_dot_is_judged_with_that_dot_bare():
+    # Drawn from (1, 2) to (0, 0): the far dot (0, 0) must show filled, (1, 2) may stay bare.
+    drawn = blocks({RED: RED_PATH[:3], BLUE: [(1, 1)]})
+    assert missing_on_blocks(drawn, {0: (1, 2), 1: (1, 0)}) == []
+    assert missing_on_blocks(drawn, {0: (0, 0), 1: (1, 0)}) == [((0, 2), (1, 2))]
+
+
+def test_pipes_through_unmarked_cells_leave_no_dot_bare():
+    drawn = board({RED: RED_PATH[:3], BLUE: [(1, 0), (1, 1)]})
+    bare = bare_start_dots(drawn, GEOMETRY, board({}), GEOMETRY, solution(), {0: (0, 0), 1: (1, 0)})
+    assert bare == frozenset()

@@ -146,6 +146,40 @@ def unmarked_cells(
     ]
 
 
+def bare_start_dots(
+    frame: np.ndarray,
+    geometry: Geometry,
+    before: np.ndarray,
+    before_geometry: Geometry,
+    solution: Solution,
+    starts: dict[int, Cell],
+) -> frozenset[Cell]:
+    """The dots a flow's stroke started on whose cell the game left as it was, while it marked the
+    cell of the flow's other dot (see MARK_AT): a game that fills every cell of a path but the one it
+    starts on. A join into such a dot is judged outside its cell (missing_joins). The dot a stroke
+    ends on must be marked: a flow one step short of it leaves both dots' cells bare.
+
+    frame, before : (H, W, 3) uint8 ndarrays, BGR; starts : the cell each flow's last stroke began on
+    """
+    if geometry.rows != before_geometry.rows or geometry.cols != before_geometry.cols:
+        return frozenset()
+    moved = np.linalg.norm(_mark_colours(frame, geometry) - _mark_colours(before, before_geometry), axis=-1)
+
+    def marked(cell: Cell) -> bool:
+        """True when at least two of the cell's four points changed since before drawing."""
+        return int(np.sum(moved[cell[0], cell[1]] > MARKED)) >= 2
+
+    bare = set()
+    for color, path in enumerate(solution.paths):
+        start = starts.get(color)
+        if len(path) < 2 or start not in (path[0], path[-1]):
+            continue
+        end = path[-1] if start == path[0] else path[0]
+        if not marked(start) and marked(end):
+            bare.add(start)
+    return frozenset(bare)
+
+
 def marks_cells(unmarked: list[Cell], solution: Solution) -> bool:
     """True when the game marks the cells it holds (most inner cells of the solution show a mark)."""
     cells = inner_cells(solution)
@@ -341,6 +375,7 @@ def missing_joins(
     before: JoinLooks | None,
     solution: Solution,
     flow_rgb: tuple[tuple[int, int, int], ...],
+    bare_dots: frozenset[Cell] = frozenset(),
 ) -> list[Join]:
     """The joins of a solution that the screen does not show. A point of a join shows its flow when
     its median colour is nearer its own flow's colour than any other flow's, and either moved towards
@@ -350,7 +385,9 @@ def missing_joins(
     before it bare, so its last join is missing.
 
     now, before : join_colours after and before drawing (before None: judged on the colours alone,
-    for a board found already drawn); flow_rgb : each flow's colour as seen on its dots
+    for a board found already drawn); flow_rgb : each flow's colour as seen on its dots;
+    bare_dots : dots whose cell the game leaves as it was (bare_start_dots): their points inside
+    that cell are not judged
     """
     flows = np.array([rgb_to_lab(rgb) for rgb in flow_rgb])
     missing = []
@@ -358,10 +395,15 @@ def missing_joins(
         seen = now.median[index]
         if np.isnan(seen).all():
             continue  # not neighbours on screen (a warp): nothing to see
+        steps = [
+            step
+            for step, share in enumerate(JOIN_AT)
+            if not (share < 0.5 and join[0] in bare_dots) and not (share > 0.5 and join[1] in bare_dots)
+        ]
         shown = all(
             now.nearest[index, step] <= THIN_PIPE_DISTANCE
             or _shows(seen[step], None if before is None else before.median[index, step], flows, color)
-            for step in range(len(JOIN_AT))
+            for step in steps
         )
         if not shown:
             missing.append(join)

@@ -32,6 +32,7 @@ from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.capture.verdict import (
     JoinLooks,
+    bare_start_dots,
     centre_colours,
     inner_cells,
     join_colours,
@@ -45,7 +46,7 @@ from flowbot.capture.verdict import (
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.live.report import AutoClearError, Evidence, GameOver, LevelResult, Report, Timing, not_shown
-from flowbot.model import Geometry, Puzzle, Solution
+from flowbot.model import Cell, Geometry, Puzzle, Solution
 from flowbot.modes.game_over import game_over_message
 from flowbot.progress import Progress
 from flowbot.solve.sat import solve
@@ -280,10 +281,12 @@ class AutoClear:
         most = attempts + len(solution.paths)
         was_broken = len(solution.paths) + 1
         attempt = -1
+        starts: dict[int, Cell] = {}  # the cell each flow's last stroke began on
         while attempt + 1 < attempts:
             attempt += 1
             started = time.perf_counter()
             gone: BoardGoneError | None = None
+            starts.update({stroke.color: stroke.cells[0] for stroke in strokes})
             if not self.dry_run:
                 try:
                     draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep)
@@ -305,7 +308,9 @@ class AutoClear:
             look = PROBE_TIMEOUT if probing else None
             if gone is not None:  # the board changed under a retry: the game's own word, in full
                 probing, look = False, None
-            evidence = self.verdict(sighting, solution, before, look, words=not probing, joins=joins_before)
+            evidence = self.verdict(
+                sighting, solution, before, look, words=not probing, joins=joins_before, starts=starts
+            )
             verify_ms += (time.perf_counter() - started) * 1000
             timing = replace(timing, verify_ms=verify_ms)
             if evidence.won_by is not None:
@@ -507,6 +512,7 @@ class AutoClear:
         timeout: float | None = None,
         words: bool = True,
         joins: JoinLooks | None = None,
+        starts: dict[int, Cell] | None = None,
     ) -> Evidence:
         """After drawing: what shows the level won, looked for until `timeout` seconds (default:
         verify_timeout): every join of the solution on the board, where it was or wherever it is now;
@@ -514,7 +520,8 @@ class AutoClear:
         new level in its place). Nothing else counts: a control or text already showing before drawing
         says nothing about this level. Without `words`, no look for a win message (OCR).
 
-        before : centre_colours of the board before drawing; joins : join_colours before drawing
+        before : centre_colours of the board before drawing; joins : join_colours before drawing;
+        starts : the cell each flow's last stroke began on (a game may leave that dot's cell bare)
         """
         start = time.monotonic()
         deadline = start + (self.verify_timeout if timeout is None else timeout)
@@ -538,7 +545,8 @@ class AutoClear:
             # Every join where the board was, on cells the game marks as its flow's; joins on cells
             # left bare wait for the game's own sign (below).
             shown = join_colours(frame.pixels, old, solution, flow_rgb)
-            missing = missing_joins(shown, joins, solution, flow_rgb)
+            bare = bare_start_dots(frame.pixels, old, *undrawn, solution, starts) if starts else frozenset()
+            missing = missing_joins(shown, joins, solution, flow_rgb, bare)
             joined = not missing
             if joined and marks_cells(unmarked_cells(frame.pixels, old, *undrawn, solution), solution):
                 return Evidence("joins")
@@ -565,7 +573,9 @@ class AutoClear:
             elif seen is not None and seen.geometry != old:
                 # ...or wherever the board is now (a win banner may have pushed it down).
                 shown = join_colours(frame.pixels, seen.geometry, solution, flow_rgb)
-                moved = missing_joins(shown, joins, solution, flow_rgb)
+                if starts:
+                    bare = bare_start_dots(frame.pixels, seen.geometry, *undrawn, solution, starts)
+                moved = missing_joins(shown, joins, solution, flow_rgb, bare)
                 if not moved:
                     bare = unmarked_cells(frame.pixels, seen.geometry, *undrawn, solution)
                     if marks_cells(bare, solution):
