@@ -277,9 +277,9 @@ def _run(
         result.judge_events = [
             (round(t - started, 2), kind, str(level)) for t, kind, level in judge.events if t >= started - 5
         ]
+        result.won_by_game = len(result.won_levels)
         (FINDINGS / f"{label}-flowbot.log").write_text(bot.stdout + bot.stderr)
         (FINDINGS / f"{label}.json").write_text(json.dumps(result.as_dict(), indent=1))
-        result.won_by_game = len(result.won_levels)
     return result
 
 
