@@ -57,10 +57,8 @@ class VirtualDisplay:
         authority = Path(self._folder.name) / "Xauthority"
         authority.touch()  # python-xlib (pyautogui) wants the file to exist
         for number in range(90, 200):
-            if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
-                continue
-            if display_alive(f":{number}", timeout=0.2):
-                continue  # a server still listens there though its files are gone
+            if _lock_held(number) or display_alive(f":{number}", timeout=0.2):
+                continue  # a server runs there (or still listens, its files gone)
             # -noreset: the server stays up when the last client (a test's game) disconnects.
             command = ["Xvfb", f":{number}", "-screen", "0", f"{self.width}x{self.height}x24",
                        "-noreset", "-nolisten", "tcp"]  # fmt: skip
@@ -174,6 +172,24 @@ def note_connected() -> None:
 def display_used() -> bool:
     """True when this process has connected to a display."""
     return bool(_used)
+
+
+def _lock_held(number: int) -> bool:
+    """True when display `number`'s lock file names a process still running. A killed server leaves
+    its lock and socket files behind; Xvfb takes such a number over, and so may we."""
+    try:
+        pid = int(Path(f"/tmp/.X{number}-lock").read_text().strip())
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True  # a lock that cannot be read: leave the number alone
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's server
+    return True
 
 
 def display_alive(name: str | None = None, timeout: float = 1.0) -> bool:

@@ -3,6 +3,7 @@ call to the dead display after the first that found it gone (python-xlib can han
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -277,3 +278,21 @@ def test_x_clients_connecting_from_several_threads_leave_stdout_as_it_was():
     for thread in threads:
         thread.join(10)
     assert sys.stdout is real
+
+
+def test_a_display_number_whose_server_was_killed_is_free_again(tmp_path):
+    # Killed servers leave their lock and socket files: a long day of tests once left every number
+    # from :90 to :199 taken by files of servers long gone.
+    lock = Path("/tmp/.X250-lock")
+    if lock.exists():
+        pytest.skip("display :250 is in use here")
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    try:
+        lock.write_text(f"{dead.pid:>10}\n")
+        assert not display._lock_held(250)
+        lock.write_text(f"{os.getpid():>10}\n")
+        assert display._lock_held(250)
+    finally:
+        lock.unlink(missing_ok=True)
+    assert not display._lock_held(250)
