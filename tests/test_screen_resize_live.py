@@ -1,0 +1,69 @@
+"""A screen resized while the bot plays (`xrandr --fb` on Xvfb, which leaves RandR listing no
+monitor): the bot goes on playing on a screen that still holds the game, finding the board afresh,
+and stops with one line and status 11 when the game no longer fits; never a traceback, never a press
+off the game."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from flowbot import display
+
+pytestmark = pytest.mark.skipif(
+    any(shutil.which(tool) is None for tool in ("Xvfb", "xdotool", "xrandr")),
+    reason="needs Xvfb, xdotool and xrandr",
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "status"),
+    [("700x1010", 0), ("500x700", 11)],
+    ids=["still-holds-the-game", "cuts-the-game-off"],
+)
+def test_a_screen_resized_at_the_first_press_is_played_on_or_stopped_with_one_line(tmp_path, size, status):
+    from tests.test_display_loss import _levels
+    from tests.test_live_safety import GAME_BOX, SCREEN, TITLE, PointerWatch, start_bot, start_game
+
+    folder = _levels(tmp_path)
+    with display.VirtualDisplay(*SCREEN):
+        game = start_game(folder, tmp_path)
+        watch = PointerWatch()
+        try:
+            game_id = watch.top_level_named(TITLE)
+            bot = start_bot("--count", "2")
+            try:
+                watch.wait(lambda seen: seen.presses or bot.poll() is not None)
+                assert watch.presses, bot.communicate()
+                resized = subprocess.run(["xrandr", "--fb", size], capture_output=True, text=True)
+                # Xvfb resizes the screen though xrandr complains its one output no longer fits.
+                assert (
+                    "Monitors: 0"
+                    in subprocess.run(["xrandr", "--listmonitors"], capture_output=True, text=True).stdout
+                ), resized.stderr
+                out, err = bot.communicate(timeout=40)
+            finally:
+                if bot.poll() is None:
+                    bot.kill()
+            button_up = watch.button_up_now()
+        finally:
+            watch.stop()
+            display.end_process(game)
+    assert "Traceback" not in err, err
+    assert bot.returncode == status, (out, err)
+    assert button_up, "the mouse button was left held down"
+    width, height = map(int, size.split("x"))
+    left, top, box_width, box_height = GAME_BOX
+    for press in watch.presses:
+        assert press.window == game_id, f"a press off the game window: {press}"
+        assert left <= press.x < left + box_width and top <= press.y < top + box_height, press
+    if status == 0:
+        assert "cleared 2 of 2" in out and not err.strip(), (out, err)
+    else:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("flowbot: the screen changed size"), err
+        assert re.match(r"cleared [01] of 2 .*screen changed size", out), out  # the summary first
+        assert all(press.x < width and press.y < height for press in watch.presses)
