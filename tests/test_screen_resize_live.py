@@ -72,3 +72,49 @@ def test_a_screen_resized_at_the_first_press_is_played_on_or_stopped_with_one_li
         assert re.match(r"cleared [01] of 2 .*screen changed size", out), out  # the summary first
         after = [press for press in watch.presses if press.at > resized_at]
         assert all(press.x < width and press.y < height for press in after), after  # none off the screen
+
+
+@pytest.mark.parametrize(
+    ("size", "region", "status"),
+    [("600x600", (), 0), ("400x400", ("--region", "0,0,540,500"), 11)],
+    ids=["still-holds-the-game", "cuts-the-game-off"],
+)
+def test_the_number_match_bot_on_a_screen_resized_at_its_first_click(tmp_path, size, region, status):
+    import sys
+
+    from tests.test_live_safety import PointerWatch
+    from tests.test_numbermatch_live import start_game
+
+    with display.VirtualDisplay(700, 800):
+        game = start_game(tmp_path / "results.jsonl", "--seed", "3")
+        watch = PointerWatch()
+        try:
+            bot = subprocess.Popen(
+                [sys.executable, "-m", "flowbot", "auto-clear", "--numbermatch", "--count", "1", *region],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            )  # fmt: skip
+            try:
+                watch.wait(lambda seen: seen.presses or bot.poll() is not None)
+                assert watch.presses, bot.communicate()
+                subprocess.run(["xrandr", "--fb", size], capture_output=True, check=False)
+                resized_at = time.monotonic()
+                out, err = bot.communicate(timeout=40)
+            finally:
+                if bot.poll() is None:
+                    bot.kill()
+            button_up = watch.button_up_now()
+        finally:
+            watch.stop()
+            display.end_process(game)
+    assert "Traceback" not in err, err
+    assert bot.returncode == status, (out, err)
+    assert button_up, "the mouse button was left held down"
+    width, height = map(int, size.split("x"))
+    after = [press for press in watch.presses if press.at > resized_at]
+    assert all(press.x < width and press.y < height for press in after), after  # none off the screen
+    if status == 0:
+        assert out.startswith("cleared 1 of 1") and not err.strip(), (out, err)
+    else:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("flowbot: the screen changed size"), err
+        assert "screen changed size" in out, out  # the summary first
