@@ -57,8 +57,10 @@ class VirtualDisplay:
         authority = Path(self._folder.name) / "Xauthority"
         authority.touch()  # python-xlib (pyautogui) wants the file to exist
         for number in range(90, 200):
+            # A number is free when no server answers on it and no live process holds its lock: the
+            # files a killed server leaves behind (Xvfb takes over both) must not use up the numbers.
             if _lock_held(number) or display_alive(f":{number}", timeout=0.2):
-                continue  # a server runs there (or still listens, its files gone)
+                continue
             # -noreset: the server stays up when the last client (a test's game) disconnects.
             command = ["Xvfb", f":{number}", "-screen", "0", f"{self.width}x{self.height}x24",
                        "-noreset", "-nolisten", "tcp"]  # fmt: skip
@@ -66,7 +68,7 @@ class VirtualDisplay:
                 _add_cookie(authority, number)
                 command += ["-auth", str(authority)]
             process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            if _wait_for(Path(f"/tmp/.X11-unix/X{number}"), process) and _still_running(process):
+            if _wait_for(f":{number}", process) and _still_running(process):
                 self.process, self.name = process, f":{number}"
                 break
             process.kill()
@@ -90,6 +92,7 @@ class VirtualDisplay:
         self._saved.clear()
         if self.process is not None:
             end_process(self.process, timeout=5)
+            _remove_leftovers(self.name, self.process.pid)
             self.process = None
         if self._folder is not None:
             self._folder.cleanup()
@@ -174,27 +177,10 @@ def display_used() -> bool:
     return bool(_used)
 
 
-def _lock_held(number: int) -> bool:
-    """True when display `number`'s lock file names a process still running. A killed server leaves
-    its lock and socket files behind; Xvfb takes such a number over, and so may we."""
-    try:
-        pid = int(Path(f"/tmp/.X{number}-lock").read_text().strip())
-    except FileNotFoundError:
-        return False
-    except (OSError, ValueError):
-        return True  # a lock that cannot be read: leave the number alone
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's server
-    return True
-
-
 def display_alive(name: str | None = None, timeout: float = 1.0) -> bool:
-    """False when the X display `name` (default: $DISPLAY) refuses connections, its server gone; True
-    when it takes one, or when it cannot be told (no X display named)."""
+    """False when the X display `name` (default: $DISPLAY) has no server that answers, its server
+    gone; True when one answers a connection, or when it cannot be told (no X display named, or a
+    server too busy to answer within `timeout`)."""
     name = os.environ.get("DISPLAY", "") if name is None else name
     found = re.fullmatch(r"(?P<host>[^:]*):(?P<number>\d+)(\.\d+)?", name)
     if found is None:
@@ -213,10 +199,53 @@ def display_alive(name: str | None = None, timeout: float = 1.0) -> bool:
             with socket.socket(family, socket.SOCK_STREAM) as probe:
                 probe.settimeout(timeout)
                 probe.connect(address)
-                return True
+                # A server being killed still takes connections for a moment (its listening socket
+                # closes after the clients'): only one that answers the X greeting is there.
+                probe.sendall(_X_GREETING)
+                return bool(probe.recv(1))
+        except TimeoutError:
+            return True  # connected, but no answer yet: a busy server, not a gone one
         except OSError:
             continue
     return False
+
+
+# The X11 connection setup, little-endian, protocol 11.0, no authorisation: every live server replies
+# (Success, Failed or Authenticate), and one that is going away closes the connection instead.
+_X_GREETING = b"l\0" + (11).to_bytes(2, "little") + bytes(8)
+
+
+def _lock_held(number: int) -> bool:
+    """True when display `number`'s lock file names a process that is still running (or cannot be read)."""
+    lock = Path(f"/tmp/.X{number}-lock")
+    try:
+        pid = int(lock.read_text().strip())
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True  # a lock we cannot read is someone's: leave the number alone
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's running process
+    return True
+
+
+def _remove_leftovers(name: str, pid: int) -> None:
+    """Remove the lock and socket files our Xvfb `pid` left on display `name` when it was killed (a
+    server that ends by itself removes them)."""
+    number = name.lstrip(":")
+    lock = Path(f"/tmp/.X{number}-lock")
+    try:
+        if int(lock.read_text().strip()) != pid:
+            return  # another server's by now
+    except (OSError, ValueError):
+        return
+    for path in (lock, Path(f"/tmp/.X11-unix/X{number}")):
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 @contextlib.contextmanager
@@ -287,11 +316,12 @@ def _still_running(process: subprocess.Popen, settle: float = 0.1) -> bool:
     return process.poll() is None
 
 
-def _wait_for(socket: Path, process: subprocess.Popen, timeout: float = 10.0) -> bool:
-    """Wait until the X server's socket appears (True) or the server dies or time runs out (False)."""
+def _wait_for(name: str, process: subprocess.Popen, timeout: float = 10.0) -> bool:
+    """Wait until the X server answers on display `name` (True) or dies or time runs out (False); its
+    socket file is no sign (one a killed server left may be there before it listens)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if socket.exists():
+        if display_alive(name, timeout=0.5):
             return True
         if process.poll() is not None:
             return False

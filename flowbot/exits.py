@@ -32,7 +32,11 @@ EXIT_STATUSES: tuple[tuple[tuple[int, ...], str], ...] = (
         "the message names its pid and command; nothing was pressed",
     ),
     ((10,), "the fail-safe: the pointer was thrown into a screen corner"),
-    ((11,), "the game's board is gone: its window closed, moved or was covered (stopped before pressing)"),
+    (
+        (11,),
+        "the game's board is gone: its window closed, moved or was covered, or the screen shrank from under "
+        "it (stopped before pressing)",
+    ),
     (
         (12,),
         "the screen and the mouse disagree on scale or reach (HiDPI, several monitors); stopped before "

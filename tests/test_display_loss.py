@@ -1,9 +1,10 @@
-"""The display dying under a live command: one line, its own exit status (9), no traceback, and no
+"""The display dying under a live command: one line, its own exit status (13), no traceback, and no
 call to the dead display after the first that found it gone (python-xlib can hang on one)."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -121,6 +122,34 @@ def test_an_error_with_no_display_used_is_not_blamed_on_one(monkeypatch):
         cli.main(["solve"])
 
 
+@pytest.mark.parametrize(("server", "alive"), [("hangs up", False), ("answers", True), ("is slow", True)])
+def test_a_display_is_alive_only_while_its_server_answers_the_x_greeting(server, alive):
+    # A server being killed still takes a connection for a moment, then closes it unanswered.
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    assert port > 6000
+
+    def serve():
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(12)
+            if server == "answers":
+                connection.sendall(bytes(8))  # "Failed", as to a client without the cookie
+            elif server == "is slow":
+                time.sleep(0.5)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        assert display.display_alive(f"127.0.0.1:{port - 6000}", timeout=0.2) is alive
+    finally:
+        thread.join()
+        listener.close()
+
+
 @live
 def test_display_alive_tells_a_running_x_server_from_a_killed_one():
     with display.VirtualDisplay(320, 240) as screen:
@@ -196,6 +225,46 @@ def test_killing_the_display_mid_scrape_keeps_what_was_saved_and_ends_with_statu
     assert kept and f"saved {len(kept)}," in out  # the summary, and the levels saved are kept
 
 
+@live
+@pytest.mark.parametrize("when", ["first click", "first board"])
+def test_killing_the_display_mid_run_ends_the_number_match_bot_with_one_line_and_status_13(tmp_path, when):
+    # Killed at the bot's first click (mid-board), or once the game took a whole board (as the bot
+    # looks for the next).
+    import os
+    import sys
+
+    from tests.test_numbermatch_live import WINDOW
+    from tests.test_numbermatch_live import start_game as start_numbermatch
+
+    results = tmp_path / "results.jsonl"
+    with display.VirtualDisplay(700, 800) as screen:
+        game = start_numbermatch(results, "--seed", "3")
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "flowbot", "auto-clear", "--numbermatch", "--count", "3",
+             "--region", f"0,0,{WINDOW[0]},{WINDOW[1]}"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        )  # fmt: skip
+        try:
+            if when == "first click":
+                _wait_for_the_first_click(bot)
+            else:
+                _wait_for_a_press(tmp_path, bot)
+            screen.process.kill()
+            out, err = bot.communicate(timeout=30)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+        game_status = _ended(game, 10)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "went away" in lines[0], err
+    assert bot.returncode == 13, (out, err)
+    # The summary first; the board the game took may not be counted yet (the bot had not seen it go).
+    assert re.match(r"cleared [01] of 3 Number Match boards .*stopped: the display .* went away", out), out
+    assert game_status.startswith("exited"), "the Number Match game outlived its display"
+
+
 def _levels(tmp_path):
     """Three 7x7 levels, as the safety tests use."""
     import random
@@ -221,6 +290,22 @@ def _wait_for_a_press(tmp_path, bot, timeout: float = 60) -> None:
             return
         time.sleep(0.2)
     raise AssertionError(f"the bot drew nothing in {timeout} s: {bot.poll()}")
+
+
+def _wait_for_the_first_click(bot, timeout: float = 60) -> None:
+    """Wait until the bot holds the mouse button down for the first time (seen by a watcher of its own,
+    closed before the display is killed)."""
+    from tests.test_live_safety import PointerWatch
+
+    watch = PointerWatch()
+    try:
+        deadline = time.monotonic() + timeout
+        while not watch.presses and bot.poll() is None:
+            assert time.monotonic() < deadline, f"the bot pressed nothing in {timeout} s"
+            time.sleep(0.005)
+        assert watch.presses, f"the bot ended before pressing: {bot.poll()}"
+    finally:
+        watch.stop()
 
 
 def _ended(process: subprocess.Popen, timeout: float) -> str:

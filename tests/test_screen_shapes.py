@@ -66,6 +66,52 @@ def test_no_monitor_listed_still_takes_monitor_1():
     assert screen.bounds == Region(0, 0, 640, 480)
 
 
+class _Resizable(_Layout):
+    """A screen that can be resized: a capture off the root window fails as X's does (BadMatch)."""
+
+    def grab(self, box: dict) -> np.ndarray:
+        """A black capture, or mss's error for a box the screen no longer holds."""
+        import mss
+
+        root = self.monitors[0]
+        if box["left"] + box["width"] > root["left"] + root["width"] or (
+            box["top"] + box["height"] > root["top"] + root["height"]
+        ):
+            raise mss.ScreenShotError("X11 Protocol Error\nX Error of failed request:  8\n  Major opcode 130")
+        return super().grab(box)
+
+
+def test_a_screen_resized_while_looking_is_measured_again_and_shown_whole():
+    layout = _Resizable([_box(0, 0, 800, 1060)])
+    screen = MssScreen(backend=layout)
+    assert screen.grab().pixels.shape == (1060, 800, 3)
+    layout.monitors = [_box(0, 0, 700, 1010)]  # `xrandr --fb 700x1010`
+    assert screen.grab().pixels.shape == (1010, 700, 3)
+    assert screen.bounds == Region(0, 0, 700, 1010)
+    assert screen.grab(Region(100, 40, 540, 960)).pixels.shape == (960, 540, 3)  # still on the screen
+
+
+def test_a_region_the_shrunk_screen_no_longer_holds_stops_with_one_line_and_status_11():
+    from flowbot.capture.screen import ScreenChangedError
+
+    layout = _Resizable([_box(0, 0, 800, 1060)])
+    screen = MssScreen(backend=layout)
+    layout.monitors = [_box(0, 0, 500, 700)]
+    with pytest.raises(ScreenChangedError, match=r"changed size to 500x700 .* region 100,40,540,960") as stop:
+        screen.grab(Region(100, 40, 540, 960))
+    assert stop.value.exit_code == 11 and "\n" not in str(stop.value)
+
+
+def test_a_failed_capture_on_an_unchanged_screen_is_a_one_line_display_error():
+    from flowbot.display import DisplayError
+
+    layout = _Resizable([_box(0, 0, 800, 1060)])
+    screen = MssScreen(backend=layout)
+    layout.grab = lambda box: _Resizable.grab(_Resizable([_box(0, 0, 10, 10)]), box)  # fails, same layout
+    with pytest.raises(DisplayError, match=r"X11 Protocol Error$"):
+        screen.grab()
+
+
 @pytest.mark.skipif(
     shutil.which("Xvfb") is None or shutil.which("xrandr") is None, reason="needs Xvfb, xrandr"
 )

@@ -19,7 +19,7 @@ from flowbot.display import (
     mark_lost,
     note_connected,
 )
-from flowbot.errors import CaptureError, DisplayLost, UsageError
+from flowbot.errors import CaptureError, DisplayLost, StopRun, UsageError
 
 __all__ = ["Frame", "ImageScreen", "MssScreen", "Region", "Screen", "Window", "X11Windows", "region_around"]
 
@@ -69,16 +69,25 @@ class MssScreen:
     """
 
     def __init__(self, monitor: int | None = None, backend=None) -> None:
+        self._backend = backend
+        self._mss = self._connect()
+        self._lay_out(list(self._mss.monitors), monitor)
+
+    def _connect(self):
+        """A connection to the display through mss (the injected backend in tests)."""
         import mss  # imported here: it needs a display, and most commands never look at one
 
         try:
-            self._mss = backend if backend is not None else mss.MSS()
+            connection = self._backend if self._backend is not None else mss.MSS()
         except mss.ScreenShotError as error:
             if display_used() and not display_alive():  # it was there earlier in this run
                 raise DisplayLost(mark_lost("opening the screen for capture")) from None
-            raise DisplayError(f"cannot open the screen for capture: {error}") from error
+            raise DisplayError(f"cannot open the screen for capture: {_first_line(error)}") from None
         note_connected()
-        listed = list(self._mss.monitors)
+        return connection
+
+    def _lay_out(self, listed: list[dict], monitor: int | None) -> None:
+        """Take mss's monitor list (the screen's layout), looking at `monitor` (default: the primary)."""
         if not listed:
             raise DisplayError("the display lists no screen to capture")
         if len(listed) == 1:
@@ -120,14 +129,48 @@ class MssScreen:
             check_on_screen(region, self.everything)
 
     def grab(self, region: Region | None = None) -> Frame:
-        """Capture a region of the screen (screen pixels) as a BGR frame."""
+        """Capture a region of the screen (screen pixels) as a BGR frame. A screen resized since it was
+        last measured (`xrandr --fb`, a monitor plugged or unplugged) is measured again: a whole-monitor
+        look shows the monitor as it is now; a region the smaller screen no longer holds stops the run."""
         area = region or self.bounds
         self.check_region(area)
+        try:
+            pixels = self._capture(area)
+        except DisplayError:
+            if not self._relaid():
+                raise
+            area = region or self.bounds
+            if not self.everything.covers(area):
+                raise ScreenChangedError(
+                    f"the screen changed size to {self.desktop.width}x{self.desktop.height} and no longer "
+                    f"holds the region {area} the game was in: stopped"
+                ) from None
+            pixels = self._capture(area)
+        return Frame(np.ascontiguousarray(pixels), area.left, area.top)
+
+    def _capture(self, area: Region) -> np.ndarray:
+        """The pixels of `area` (screen pixels) on the monitor in use."""
         box, (dx, dy) = self.monitor.to_capture(area)
         pixels = self._shot(box)
         if self.monitor.capture_scale != 1:
             pixels = _fit(pixels[dy : dy + area.height, dx : dx + area.width], area)
-        return Frame(np.ascontiguousarray(pixels), area.left, area.top)
+        return pixels
+
+    def _relaid(self) -> bool:
+        """After a capture failed: True when the screen's layout has changed since it was read (then
+        it is read afresh, on a new connection, the monitor in use kept where it still is)."""
+        old = self._mss
+        self._mss = self._connect()  # mss keeps the layout it first read, and buffers of its size
+        if old is not self._mss:
+            close_connection(old.close)
+        listed = list(self._mss.monitors)
+        before = (self.desktop, [m.box for m in self.monitors])
+        index = self.monitor.index
+        self._lay_out(listed, index if 0 < index < len(listed) else None)
+        if (self.desktop, [m.box for m in self.monitors]) == before:
+            return False
+        log.info("the screen changed: now %s, looking at monitor %s", self.desktop, self.monitor.box)
+        return True
 
     def _shot(self, box: Region) -> np.ndarray:
         """mss's capture of a box in its own units, as BGR pixels (of whatever size it delivers)."""
@@ -137,7 +180,8 @@ class MssScreen:
                     {"left": box.left, "top": box.top, "width": box.width, "height": box.height}
                 )
         except mss_error() as error:
-            raise DisplayError(f"cannot capture the screen region {box}: {error}") from None
+            # mss's text of an X error runs over several lines: the first says what it is.
+            raise DisplayError(f"cannot capture the screen region {box}: {_first_line(error)}") from None
         # mss gives BGRA; the reader wants three contiguous BGR channels.
         return np.asarray(shot)[:, :, :3]
 
@@ -149,6 +193,18 @@ class MssScreen:
     def close(self) -> None:
         """Release the display connection."""
         close_connection(self._mss.close)
+
+
+class ScreenChangedError(StopRun):
+    """The screen shrank (or a monitor went) from under the game's region while a command looked at
+    it: the board is gone from where it was, so nothing more is pressed."""
+
+    exit_code = 11  # as the guard's BoardGoneError: the game's board is not where it was read
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of an error's text (X errors as mss words them run over several)."""
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
 def _primary(monitors: list[Monitor], listed: list[dict]) -> Monitor:

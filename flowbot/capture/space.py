@@ -51,6 +51,15 @@ class Region:
             and other.top < self.top + self.height
         )
 
+    def clipped(self, other: Region) -> Region | None:
+        """The part of this rectangle inside `other` (None when they share no pixel)."""
+        if not self.overlaps(other):
+            return None
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right = min(self.left + self.width, other.left + other.width)
+        bottom = min(self.top + self.height, other.top + other.height)
+        return Region(left, top, right - left, bottom - top)
+
     def __str__(self) -> str:
         return f"{self.left},{self.top},{self.width},{self.height}"
 

@@ -437,18 +437,27 @@ class AutoClear:
             return
         self.screen_bounds = self.screen_bounds or bounds
         left, top, right, bottom = geometry.bounds
-        self.pointer.bounds = region_around((left, right), (top, bottom), self.screen_bounds)
+        self.pointer.bounds = region_around((left, right), (top, bottom), self._limit())
 
     def _window(self, geometry: Geometry) -> Region | None:
         """Where the game's controls may be: the window region when given, else the board with three
         times its size around it (a dialog centred on a window much bigger than its board)."""
         if self.region is not None:
             return self.region
-        limit = self.screen_bounds or getattr(self.pointer, "bounds", None)
+        limit = self._limit()
         if limit is None:
             return None
         left, top, right, bottom = geometry.bounds
         return region_around((left, right), (top, bottom), limit, margin=3.0)
+
+    def _limit(self) -> Region | None:
+        """Where on the screen the game may be: the pointer's first bounds (the monitor, or --region),
+        cut to the screen as it is now (it may have been resized since the run began)."""
+        limit = self.screen_bounds or getattr(self.pointer, "bounds", None)
+        now = getattr(self.screen, "everything", None)  # a real screen's extent, measured afresh
+        if limit is None or now is None:
+            return limit
+        return limit.clipped(now) or limit
 
     def wait_for_board(
         self, previous: list[str] | None, first: bool = False, timeout: float | None = None
@@ -711,7 +720,7 @@ class AutoClear:
             self._moved_on = False
             return self._came(previous, self.settle_timeout, "no new level came")
         if self.advance == "arrow" and self.arrow_button is not None:
-            self._click(self.arrow_button, self.screen_bounds)
+            self._click(self.arrow_button, self._limit())
             return self._came(
                 previous, self.settle_timeout, "no new level came after pressing the skip arrow"
             )

@@ -1,0 +1,120 @@
+"""A screen resized while the bot plays (`xrandr --fb` on Xvfb, which leaves RandR listing no
+monitor): the bot goes on playing on a screen that still holds the game (smaller, or grown back),
+finding the board afresh, and stops with one line and status 11 when the game no longer fits;
+never a traceback, never a press off the game."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from flowbot import display
+
+pytestmark = pytest.mark.skipif(
+    any(shutil.which(tool) is None for tool in ("Xvfb", "xdotool", "xrandr")),
+    reason="needs Xvfb, xdotool and xrandr",
+)
+
+
+@pytest.mark.parametrize(
+    ("first", "size", "status"),
+    [(None, "700x1010", 0), (None, "500x700", 11), ("700x1010", "800x1060", 0)],
+    ids=["still-holds-the-game", "cuts-the-game-off", "grows"],
+)
+def test_a_screen_resized_at_the_first_press_is_played_on_or_stopped_with_one_line(
+    tmp_path, first, size, status
+):
+    from tests.test_display_loss import _levels
+    from tests.test_live_safety import GAME_BOX, SCREEN, TITLE, PointerWatch, start_bot, start_game
+
+    folder = _levels(tmp_path)
+    with display.VirtualDisplay(*SCREEN):
+        if first is not None:  # Xvfb grows back only up to the size it started with
+            subprocess.run(["xrandr", "--fb", first], capture_output=True, check=False)
+        game = start_game(folder, tmp_path)
+        watch = PointerWatch()
+        try:
+            game_id = watch.top_level_named(TITLE)
+            bot = start_bot("--count", "2")
+            try:
+                watch.wait(lambda seen: seen.presses or bot.poll() is not None)
+                assert watch.presses, bot.communicate()
+                resized = subprocess.run(["xrandr", "--fb", size], capture_output=True, text=True)
+                resized_at = time.monotonic()
+                # Xvfb resizes the screen though xrandr complains its one output no longer fits.
+                shown = subprocess.run(["xdotool", "getdisplaygeometry"], capture_output=True, text=True)
+                assert shown.stdout.split() == size.split("x"), resized.stderr
+                out, err = bot.communicate(timeout=40)
+            finally:
+                if bot.poll() is None:
+                    bot.kill()
+            button_up = watch.button_up_now()
+        finally:
+            watch.stop()
+            display.end_process(game)
+    assert "Traceback" not in err, err
+    assert bot.returncode == status, (out, err)
+    assert button_up, "the mouse button was left held down"
+    width, height = map(int, size.split("x"))
+    left, top, box_width, box_height = GAME_BOX
+    for press in watch.presses:
+        assert press.window == game_id, f"a press off the game window: {press}"
+        assert left <= press.x < left + box_width and top <= press.y < top + box_height, press
+    if status == 0:
+        assert "cleared 2 of 2" in out and not err.strip(), (out, err)
+    else:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("flowbot: the screen changed size"), err
+        assert re.match(r"cleared [01] of 2 .*screen changed size", out), out  # the summary first
+        after = [press for press in watch.presses if press.at > resized_at]
+        assert all(press.x < width and press.y < height for press in after), after  # none off the screen
+
+
+@pytest.mark.parametrize(
+    ("size", "region", "status"),
+    [("600x600", (), 0), ("400x400", ("--region", "0,0,540,500"), 11)],
+    ids=["still-holds-the-game", "cuts-the-game-off"],
+)
+def test_the_number_match_bot_on_a_screen_resized_at_its_first_click(tmp_path, size, region, status):
+    import sys
+
+    from tests.test_live_safety import PointerWatch
+    from tests.test_numbermatch_live import start_game
+
+    with display.VirtualDisplay(700, 800):
+        game = start_game(tmp_path / "results.jsonl", "--seed", "3")
+        watch = PointerWatch()
+        try:
+            bot = subprocess.Popen(
+                [sys.executable, "-m", "flowbot", "auto-clear", "--numbermatch", "--count", "1", *region],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            )  # fmt: skip
+            try:
+                watch.wait(lambda seen: seen.presses or bot.poll() is not None)
+                assert watch.presses, bot.communicate()
+                subprocess.run(["xrandr", "--fb", size], capture_output=True, check=False)
+                resized_at = time.monotonic()
+                out, err = bot.communicate(timeout=40)
+            finally:
+                if bot.poll() is None:
+                    bot.kill()
+            button_up = watch.button_up_now()
+        finally:
+            watch.stop()
+            display.end_process(game)
+    assert "Traceback" not in err, err
+    assert bot.returncode == status, (out, err)
+    assert button_up, "the mouse button was left held down"
+    width, height = map(int, size.split("x"))
+    after = [press for press in watch.presses if press.at > resized_at]
+    assert all(press.x < width and press.y < height for press in after), after  # none off the screen
+    if status == 0:
+        assert out.startswith("cleared 1 of 1") and not err.strip(), (out, err)
+    else:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("flowbot: the screen changed size"), err
+        assert "screen changed size" in out, out  # the summary first
