@@ -208,6 +208,19 @@ def test_only_a_move_on_button_that_was_not_there_before_is_a_new_one():
     assert [control.label for control in found] == ["Continue"]
 
 
+@needs_ocr
+def test_a_label_showing_all_along_framed_by_something_drifting_behind_it_is_no_new_button():
+    # A game's plain "Next Level" text, always active, once had a translucent band drift behind it:
+    # the band's edges made a box that was not there before, and the level was claimed.
+    before = page(500, 300, 0)
+    cv2.putText(before, "Next Level", (170, 140), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2)
+    after = before.copy()
+    band = after[100:160, 150:340]
+    band[:] = np.maximum(band, 60)  # a grey band behind the text, its edges a box around it
+    assert find_push_buttons(after) and not find_push_buttons(before)
+    assert new_move_on_buttons(after, before) == []
+
+
 def win_screen() -> np.ndarray:
     """A game's own win screen: a huge "YOU WIN!" and, under it, two small coloured words to click."""
     frame = np.zeros((480, 640, 3), np.uint8)

@@ -8,7 +8,7 @@ from itertools import pairwise
 import cv2
 import numpy as np
 
-from flowbot.capture.verdict import bare_start_dots, join_colours, missing_joins
+from flowbot.capture.verdict import bare_start_dots, join_colours, missing_joins, undrawn_cells
 from flowbot.model import Geometry, Puzzle, Solution
 
 CELL = 30
@@ -146,3 +146,16 @@ def test_pipes_through_unmarked_cells_leave_no_dot_bare():
     drawn = board({RED: RED_PATH[:3], BLUE: [(1, 0), (1, 1)]})
     bare = bare_start_dots(drawn, GEOMETRY, board({}), GEOMETRY, solution(), {0: (0, 0), 1: (1, 0)})
     assert bare == frozenset()
+
+
+def test_a_cell_left_as_it_was_before_drawing_is_undrawn_though_every_flow_is_joined_elsewhere():
+    # A game's "halfway done" box stood over a board whose flows were all joined by shorter ways than
+    # the solution's, three cells still empty: those cells show exactly as before.
+    empty = board({})
+    every = board({RED: RED_PATH, BLUE: [(1, 0), (1, 1)]})
+    assert undrawn_cells(every, GEOMETRY, empty, GEOMETRY, solution()) == []
+    shortcut = board({RED: [(0, 0), (0, 1)], BLUE: [(1, 0), (1, 1)]})  # (0, 2) never taken
+    assert undrawn_cells(shortcut, GEOMETRY, empty, GEOMETRY, solution()) == [(0, 2)]
+    covered = shortcut.copy()
+    covered[5:55, 62:88] = 0  # a box over that cell hides its grid lines: not judged as empty
+    assert undrawn_cells(covered, GEOMETRY, empty, GEOMETRY, solution()) == []

@@ -202,11 +202,24 @@ def new_move_on_buttons(
     fresh = [box for box in find_push_buttons(frame, board) if not any(_same_box(box, was) for was in old)]
     fresh = fresh[:limit]
     labels = ocr.read_lines([_inside(frame, box) for box in fresh])
-    return [
-        Control(*box, label, "push-button")
+    moving = [
+        (box, label)
         for box, label in zip(fresh, labels, strict=True)
         if label_score(label) and not is_forbidden(label)
     ]
+    # A label already legible in the same place before is no new button: a link or a label showing all
+    # along ("Next Level" as plain text), framed for a moment by something drifting behind it.
+    was = ocr.read_lines([_inside(before, box) for box, _ in moving])
+    return [
+        Control(*box, label, "push-button")
+        for (box, label), earlier in zip(moving, was, strict=True)
+        if _letters(earlier) != _letters(label)
+    ]
+
+
+def _letters(label: str) -> str:
+    """A label's letters and digits, lower case: two reads of one label compare equal."""
+    return re.sub(r"[^a-z0-9]", "", label.lower())
 
 
 def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int], slack: int = 8) -> bool:

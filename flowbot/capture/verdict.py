@@ -96,16 +96,17 @@ def missing_cells(
     return missing + hidden if 2 * len(hidden) > cells else missing
 
 
-def undrawn_flows(
+def undrawn_cells(
     frame: np.ndarray,
     geometry: Geometry,
     before: np.ndarray,
     before_geometry: Geometry,
     solution: Solution,
     tolerance: float = 6.0,
-) -> list[int]:
-    """The flows (by index) every inner cell of which shows exactly as before drawing, grid lines and
-    all (mean difference under `tolerance` per channel): flows the game never took. A box over the
+) -> list[Cell]:
+    """The solution's inner cells that show exactly as before drawing, grid lines and all (mean
+    difference under `tolerance` per channel): cells the game never took, so the level is not won
+    whatever else shows (a "halfway done" box once stood beside three empty cells). A box over the
     board changes what it covers (no grid lines, its own edges), so it never looks like this.
 
     frame, before : (H, W, 3) uint8 ndarrays, BGR; each geometry in its own frame's pixels
@@ -113,10 +114,10 @@ def undrawn_flows(
     if geometry.rows != before_geometry.rows or geometry.cols != before_geometry.cols:
         return []
     return [
-        color
-        for color, path in enumerate(solution.paths)
-        if len(path) > 2
-        and all(_same_patch(frame, geometry, before, before_geometry, cell, tolerance) for cell in path[1:-1])
+        cell
+        for path in solution.paths
+        for cell in path[1:-1]
+        if _same_patch(frame, geometry, before, before_geometry, cell, tolerance)
     ]
 
 
@@ -224,14 +225,16 @@ def _same_patch(
 
 
 def _cell_patch(frame: np.ndarray, geometry: Geometry, cell: Cell) -> np.ndarray | None:
-    """The pixels of a cell and its edges, or None when any of it is off the frame."""
+    """The pixels of a cell and its edges (those of a cell at the frame's border cut there), or None
+    when the cell itself is off the frame."""
     row, col = cell
     pad = 2
-    left, right = round(geometry.xs[col]) - pad, round(geometry.xs[col + 1]) + pad
-    top, bottom = round(geometry.ys[row]) - pad, round(geometry.ys[row + 1]) + pad
+    left, right = round(geometry.xs[col]), round(geometry.xs[col + 1])
+    top, bottom = round(geometry.ys[row]), round(geometry.ys[row + 1])
     if left < 0 or top < 0 or bottom > frame.shape[0] or right > frame.shape[1]:
         return None
-    return frame[top:bottom, left:right]
+    height, width = frame.shape[:2]
+    return frame[max(0, top - pad) : min(height, bottom + pad), max(0, left - pad) : min(width, right + pad)]
 
 
 def _judge_cells(

@@ -40,7 +40,7 @@ from flowbot.capture.verdict import (
     missing_cells,
     missing_joins,
     same_level_showing,
-    undrawn_flows,
+    undrawn_cells,
     unmarked_cells,
 )
 from flowbot.cellmap import CellMap
@@ -562,9 +562,9 @@ class AutoClear:
             # A win signal counts only while the board, where it can be seen, does not say otherwise:
             # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
             # beside a dialog means a game's "halfway" box or a signal about something else.
-            unfinished = undrawn_flows(frame.pixels, old, *undrawn, solution)
+            unfinished = undrawn_cells(frame.pixels, old, *undrawn, solution)
             if unfinished:
-                log.info("flow(s) %s show as before drawing: no win signal is trusted", unfinished)
+                log.info("%d cell(s) show as before drawing: no win signal is trusted", len(unfinished))
             if not unfinished and self._new_dialog(frame, old, window, sighting):
                 self._dialog_seen = True
                 return Evidence("dialog")
