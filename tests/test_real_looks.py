@@ -11,10 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
+from flowbot.capture.colors import find_dots
 from flowbot.capture.read import grid_between, read_known_grid, read_puzzle
 from flowbot.capture.screenshot import read_screenshot
 from flowbot.errors import CaptureError
-from flowbot.model import Puzzle
+from flowbot.model import Geometry, Puzzle
 from flowbot.solve.sat import solve
 from tests.boards import canonical
 from tests.conftest import SHARED
@@ -469,3 +470,37 @@ def test_a_canvas_with_faint_dashed_lines_reads_with_its_empty_outer_rows(seed):
     board = Puzzle.from_rows(rows)
     frame = draw_dashed_canvas(board, cell=rng.choice([120, 153]))
     assert read_puzzle(frame).puzzle.to_rows() == canonical(board.to_rows())
+
+
+def _band_ending(seed: int) -> tuple[np.ndarray, Puzzle, Geometry]:
+    """A dark lined board with a translucent band as wide as a dot, in a dot's hue only darker, that
+    ends with a round cap in the middle of an empty cell and runs on from there to the board's edge."""
+    rng = random.Random(seed)
+    puzzle = scatter_board(rng, rng.randint(5, 8), rng.randint(5, 8))
+    cell, origin = rng.randint(50, 90), (20, 60)
+    frame = draw_look(puzzle, style="lines", cell=cell, origin=origin, size=(900, 900))
+    ends = {end for pair in puzzle.endpoints for end in pair}
+    row, col = rng.choice([cell_ for cell_ in puzzle.cells() if cell_ not in ends])
+    x, y = origin[0] + col * cell + cell // 2, origin[1] + row * cell + cell // 2
+    red, green, blue = look_palette(light=False)[rng.randrange(4)]
+    band = np.zeros_like(frame)
+    half = int(0.36 * cell)
+    away = rng.choice([(1, 0), (-1, 0), (0, 1), (0, -1)])
+    far = (x + away[0] * 900, y + away[1] * 900)
+    cv2.rectangle(band, (min(x, far[0]) - half * abs(away[1]), min(y, far[1]) - half * abs(away[0])),
+                  (max(x, far[0]) + half * abs(away[1]), max(y, far[1]) + half * abs(away[0])),
+                  (blue, green, red), -1)  # fmt: skip
+    cv2.circle(band, (x, y), half, (blue, green, red), -1, cv2.LINE_AA)
+    covered = band.any(axis=2) & (frame.max(axis=2) < 60)
+    frame[covered] = (0.3 * band[covered]).astype(np.uint8) + frame[covered]
+    xs = tuple(float(origin[0] + i * cell) for i in range(puzzle.cols + 1))
+    ys = tuple(float(origin[1] + i * cell) for i in range(puzzle.rows + 1))
+    return frame, puzzle, Geometry(xs, ys)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_band_ending_with_a_round_cap_in_a_cell_is_not_a_dot(seed):
+    # The cap is round like a dot, but the colour leaves the cell by one side as wide as a dot.
+    frame, puzzle, geometry = _band_ending(seed)
+    found = {dot.cell for dot in find_dots(frame, geometry, frozenset())}
+    assert found == {end for pair in puzzle.endpoints for end in pair}

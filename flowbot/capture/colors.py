@@ -30,6 +30,9 @@ SIDE_OFFSETS = (0.42, 0.6)
 # ...or is the very colour of the dot (CIE76 delta E) at both sides.
 SAME_AT_SIDES = 4.0
 SIDE_SAMPLE = 0.06
+# Half the width (of a cell) of colour that leaves a dot's cell as a band, not a pipe: a pipe is about
+# a third of a cell wide, a band drifting over the board as wide as a dot.
+BAND_HALF_WIDTH = 0.3
 # The outer ring, for dots with a white shape inside: 0.8 of a big dot's radius, sampled finely.
 OUTER_RADIUS = 0.31
 OUTER_SAMPLE_SIZE = 0.08
@@ -82,7 +85,7 @@ def _runs_through(frame: np.ndarray, geometry: Geometry, dot: Dot) -> bool:
     height, width = frame.shape[:2]
     colour = np.array(dot.lab)
 
-    def distance(dx: int, dy: int, offset: float) -> float:
+    def distance(dx: float, dy: float, offset: float) -> float:
         """How far from the dot's colour the frame is at `offset` (of a cell) towards a side."""
         px, py = round(x + dx * offset * size), round(y + dy * offset * size)
         rows = slice(max(0, py - reach), min(height, py + reach + 1))
@@ -105,6 +108,17 @@ def _runs_through(frame: np.ndarray, geometry: Geometry, dot: Dot) -> bool:
         if any(distance(*side, outer) <= DOT_FLATNESS for side in sides):
             return True
         if all(distance(*side, inner) <= SAME_AT_SIDES for side in sides):
+            return True
+    # A band's rounded end: the colour leaves the cell by one side as wide as a dot, on past the line
+    # (a pipe leaving a dot is half as wide, and a dot's own rim never reaches that far off its axis).
+    for along in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        across = (along[1], along[0])
+        if all(
+            distance(along[0] * offset + across[0] * side, along[1] * offset + across[1] * side, 1.0)
+            <= DOT_FLATNESS
+            for offset in SIDE_OFFSETS
+            for side in (-BAND_HALF_WIDTH, BAND_HALF_WIDTH)
+        ):
             return True
     return False
 
