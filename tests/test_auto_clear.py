@@ -160,6 +160,30 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
         assert "nothing more was pressed" in loop.last_reason
 
 
+@pytest.mark.parametrize("still_won", [True, False], ids=["board-still-shows", "win-screen"])
+def test_words_read_on_the_won_board_are_never_pressed(still_won, tmp_path, monkeypatch):
+    # A won level's pipes once read as '»' (an arrow): the click cut a pipe of the won board. Where a
+    # win screen took the board's place, a link there is pressed as any other.
+    import numpy as np
+
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.controls import Control
+    from flowbot.capture.screen import ImageScreen
+    from flowbot.model import Geometry
+    from flowbot.modes import auto_clear
+
+    screen = ImageScreen([np.full((300, 300, 3), 40, dtype=np.uint8)])
+    word = Control(100, 100, 30, 20, "\u00bb", "text")  # inside the board
+    monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter([word]))
+    pointer = RecordingPointer()
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop.wait_for_board = lambda previous, first=False, timeout=None: None
+    loop._still_won = lambda frame: still_won
+    board = Geometry(tuple(float(x) for x in range(20, 281, 52)), tuple(float(y) for y in range(20, 281, 52)))
+    loop._press_controls(["A.A"], board)
+    assert [kind for kind, _, _ in pointer.events].count("down") == (0 if still_won else 1)
+
+
 def test_no_board_on_screen_stops_with_the_likely_cause_and_an_explained_picture(tmp_path):
     import numpy as np
 

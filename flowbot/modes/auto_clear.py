@@ -743,9 +743,15 @@ class AutoClear:
             tried.append(repr(self.control.label))
         board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
         refused: list[str] = []
+        # Words read on a board that still shows the level just won are its pipes misread ('»'), not a
+        # link: a click there cuts a pipe. A win screen in the board's place may hold links.
+        on_board = board is not None and self._still_won(frame)
         for control in next_controls(frame.pixels, board, refused):
             if len(tried) >= MAX_CONTROLS_TRIED or self._changed_since(frame, window, tried):
                 break
+            if on_board and control.kind == "text" and _inside_bounds(control.center, board.bounds):
+                log.info("not pressing %r: words on the won board, not a control", control.label)
+                continue
             x, y = control.center
             came = self._try((x + frame.left, y + frame.top), previous, window)
             if came is not None:
@@ -894,6 +900,12 @@ def _label_on(pixels: np.ndarray, button: Button) -> str:
             button.left + inset : button.left + button.width - inset,
         ]
     )
+
+
+def _inside_bounds(point: tuple[float, float], bounds: tuple[float, float, float, float]) -> bool:
+    """True when pixel (x, y) lies within (left, top, right, bottom)."""
+    left, top, right, bottom = bounds
+    return left <= point[0] <= right and top <= point[1] <= bottom
 
 
 def _cut(frame: Frame, window: Region | None) -> np.ndarray:
