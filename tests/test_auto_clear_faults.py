@@ -63,3 +63,29 @@ def test_no_level_is_claimed_that_the_game_did_not_take(levels, tmp_path, fault)
         else:
             assert level.missing_cells or level.missing_joins
     assert report.cleared <= sum(solved)
+
+
+class StubbornGame(SimulatedGame):
+    """The game losing every motion of the strokes pressed as the `lost` ones (counted from 1)."""
+
+    def __init__(self, levels, lost: set[int]) -> None:
+        super().__init__(levels)
+        self.lost = lost
+
+    def move(self, x: float, y: float) -> None:
+        """Motion, lost during the strokes given."""
+        if self.held and self.presses in self.lost:
+            self.x, self.y = x, y
+            return
+        super().move(x, y)
+
+
+def test_a_flow_the_game_lost_twice_in_a_row_is_drawn_again_while_no_more_flows_break(levels, tmp_path):
+    # The first flow lost on the first try and on its redraw: one flow broken after each try, no
+    # fewer, yet each redraw is a fresh chance for a game that loses input now and then.
+    game = StubbornGame(levels[:1], lost={1, len(levels[0].endpoints) + 1})
+    loop = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+                     settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
+    report = loop.run()
+    assert report.cleared == 1, report.stopped
+    assert report.levels[0].retries == 2

@@ -275,8 +275,8 @@ class AutoClear:
         evidence = Evidence(None)
         level = (number, puzzle.size, len(puzzle.colors))
         # Two tries at the settings in use; with self-tuning, one more per slower rung left; and one
-        # more after each try that left fewer flows broken than the one before (a game losing some
-        # input still gets there), at most one per flow.
+        # more after each try that left no more flows broken than the one before (a game losing some
+        # input gets there by redrawing what it lost), at most one per flow.
         attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
         most = attempts + len(solution.paths)
         was_broken = len(solution.paths) + 1
@@ -344,7 +344,7 @@ class AutoClear:
             # Only the flows with a cell or join not shown: pressing a dot restarts its flow, and a
             # level whose last flow is fixed is won at once (a new level may come before another press).
             broken = {color for color, path in enumerate(solution.paths) if set(path) & missing}
-            if len(broken) < was_broken and attempt + 1 == attempts:
+            if len(broken) <= was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
             was_broken = len(broken)
             # Each flow drawn again from the dot it was not started from: a game may pick a half-drawn
