@@ -553,11 +553,9 @@ class AutoClear:
             old = sighting.geometry.shifted(-frame.left, -frame.top)
             # Every join where the board was, on cells the game marks as its flow's; joins on cells
             # left bare wait for the game's own sign (below).
-            shown = join_colours(frame.pixels, old, solution, flow_rgb)
-            bare = bare_start_dots(frame.pixels, old, *undrawn, solution, starts) if starts else frozenset()
-            missing = missing_joins(shown, joins, solution, flow_rgb, bare)
+            missing, marked = _joins_shown(frame.pixels, old, undrawn, solution, flow_rgb, joins, starts)
             joined = not missing
-            if joined and marks_cells(unmarked_cells(frame.pixels, old, *undrawn, solution), solution):
+            if joined and marked:
                 return Evidence("joins")
             # A win signal counts only while the board, where it can be seen, does not say otherwise:
             # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
@@ -581,13 +579,11 @@ class AutoClear:
                     return Evidence("new level")
             elif seen is not None and seen.geometry != old:
                 # ...or wherever the board is now (a win banner may have pushed it down).
-                shown = join_colours(frame.pixels, seen.geometry, solution, flow_rgb)
-                if starts:
-                    bare = bare_start_dots(frame.pixels, seen.geometry, *undrawn, solution, starts)
-                moved = missing_joins(shown, joins, solution, flow_rgb, bare)
+                moved, marked = _joins_shown(
+                    frame.pixels, seen.geometry, undrawn, solution, flow_rgb, joins, starts
+                )
                 if not moved:
-                    bare = unmarked_cells(frame.pixels, seen.geometry, *undrawn, solution)
-                    if marks_cells(bare, solution):
+                    if marked:
                         return Evidence("joins")
                     joined = True
                 missing = moved if len(moved) < len(missing) else missing
@@ -900,6 +896,27 @@ def _label_on(pixels: np.ndarray, button: Button) -> str:
             button.left + inset : button.left + button.width - inset,
         ]
     )
+
+
+def _joins_shown(
+    pixels: np.ndarray,
+    geometry: Geometry,
+    undrawn: tuple[np.ndarray, Geometry],
+    solution: Solution,
+    flow_rgb: tuple[tuple[int, int, int], ...],
+    joins: JoinLooks,
+    starts: dict[int, Cell] | None,
+) -> tuple[list, bool]:
+    """The solution's joins not shown with the board at `geometry` on `pixels` (a join into a dot the
+    game leaves bare judged outside its cell), and whether the game marks the cells it holds.
+
+    undrawn : the level's frame before any stroke and the board's geometry on it
+    """
+    shown = join_colours(pixels, geometry, solution, flow_rgb)
+    bare = bare_start_dots(pixels, geometry, *undrawn, solution, starts) if starts else frozenset()
+    missing = missing_joins(shown, joins, solution, flow_rgb, bare)
+    marked = not missing and marks_cells(unmarked_cells(pixels, geometry, *undrawn, solution), solution)
+    return missing, marked
 
 
 def _inside_bounds(point: tuple[float, float], bounds: tuple[float, float, float, float]) -> bool:
