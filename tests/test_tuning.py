@@ -15,6 +15,7 @@ from flowbot.capture.verdict import not_taken, same_level_showing
 from flowbot.capture.verdict import rgb_to_lab as _lab
 from flowbot.cli import build_parser
 from flowbot.commands.pointer_options import explicit_pointer
+from flowbot.game.faults import Faults, FaultSpec
 from flowbot.game.session import Session
 from flowbot.generate.levels import make_level
 from flowbot.modes.auto_clear import AutoClear
@@ -225,6 +226,19 @@ def test_a_game_that_reads_once_per_frame_is_tuned_down_until_it_takes_the_level
     assert report.pointer.endswith(f"ended on {LADDER[rung].name!r}"), report.pointer
     assert report.levels[0].retries == rung and report.levels[1].retries == 0
     assert game.results and all(result.solved for result in game.results)  # the game's verdict
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_game_that_loses_motion_events_is_cleared_on_the_slowest_rung(levels, tmp_path, seed):
+    # The bundled game's lossy fault drops 30% of motion events; a lost move must not lose its cell.
+    game = game_with(levels, interpolate=False)
+    game.view.faults = Faults(FaultSpec(lossy=0.3, seed=seed))
+    loop = loop_for(game, game, lambda s: None, 3, tmp_path)
+    loop.tuner = Tuner(start=len(LADDER) - 2)  # the safe defaults, one rung above the slowest
+    report = loop.run()
+    assert report.cleared == 3, report.summary()
+    assert report.pointer.endswith(f"ended on {LADDER[-1].name!r}"), report.pointer
+    assert sum(result.solved for result in game.results) >= 2  # the game's verdict
 
 
 def test_a_later_level_that_fails_steps_back_and_still_counts(levels, tmp_path):
