@@ -133,6 +133,18 @@ class Judge:
         started = max((t for t, kind, _ in self.events if kind == "start" and t <= moment), default=-1.0)
         return any(kind == "won" and started <= t <= moment + self.grace for t, kind, _ in self.events)
 
+    def moved_on_unwon(self, moment: float, within: float = 3.0) -> bool:
+        """Whether another level started within `within` seconds after `moment` while the level shown
+        at `moment` had not been judged won before that start (won after the press still counts: a
+        press on a dot before the drag that won the level moved on from nothing)."""
+        shown = max((t for t, kind, _ in self.events if kind == "start" and t <= moment), default=-1.0)
+        return any(
+            kind == "start"
+            and moment <= t <= moment + within
+            and not any(k == "won" and shown <= w <= t + self.grace for w, k, _ in self.events)
+            for t, kind, _ in self.events
+        )
+
 
 @dataclass
 class RunResult:
@@ -517,12 +529,13 @@ def _classify(
         kind = control_kind(text)
         won = judge.won_at(press.time)
         moved_on = any(press.time <= t <= press.time + 3.0 for t in starts)
+        left_unwon = judge.moved_on_unwon(press.time)
         record = dict(press.as_dict(), time=round(press.time - started, 2), label=text, kind=kind)
-        record.update(level_won=won, new_level_followed=moved_on)
+        record.update(level_won=won, new_level_followed=moved_on, left_unwon=left_unwon)
         result.clicks.append(record)
         if kind is not None:
             result.control_presses.append(record)
-        if kind == "skip" or (not won and (kind == "move-on" or moved_on)):
+        if kind == "skip" or (not won and (kind == "move-on" or left_unwon)):
             result.presses_on_skip.append(record)
             if press.frame is not None:
                 picture = press.frame.copy()

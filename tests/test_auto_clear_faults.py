@@ -66,24 +66,36 @@ def test_no_level_is_claimed_that_the_game_did_not_take(levels, tmp_path, fault)
 
 
 class StubbornGame(SimulatedGame):
-    """The game losing every motion of the strokes pressed as the `lost` ones (counted from 1)."""
+    """The game losing every motion of the first `times` drags of one flow (drags from either of its
+    dots; a press with no motion, a tap, is no drag)."""
 
-    def __init__(self, levels, lost: set[int]) -> None:
+    def __init__(self, levels, flow: int, times: int) -> None:
         super().__init__(levels)
-        self.lost = lost
+        self.dots, self.times = set(levels[0].endpoints[flow]), times
+        self.drags = 0
+        self.dragging = False
+
+    def down(self) -> None:
+        """A press: a drag of the flow once it moves."""
+        self.dragging = False
+        self.pressed_on_flow = self.layout.geometry.cell_at(self.x, self.y) in self.dots
+        super().down()
 
     def move(self, x: float, y: float) -> None:
-        """Motion, lost during the strokes given."""
-        if self.held and self.presses in self.lost:
-            self.x, self.y = x, y
-            return
+        """Motion, lost during the flow's first drags."""
+        if self.held and self.pressed_on_flow:
+            if not self.dragging:
+                self.dragging, self.drags = True, self.drags + 1
+            if self.drags <= self.times:
+                self.x, self.y = x, y
+                return
         super().move(x, y)
 
 
 def test_a_flow_the_game_lost_twice_in_a_row_is_drawn_again_while_no_more_flows_break(levels, tmp_path):
     # The first flow lost on the first try and on its redraw: one flow broken after each try, no
     # fewer, yet each redraw is a fresh chance for a game that loses input now and then.
-    game = StubbornGame(levels[:1], lost={1, len(levels[0].endpoints) + 1})
+    game = StubbornGame(levels[:1], flow=0, times=2)
     loop = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
                      settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
     report = loop.run()

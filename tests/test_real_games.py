@@ -39,6 +39,15 @@ def test_judge_counts_a_win_only_on_the_level_it_was_for():
     assert judge.left_unwon() == [3]  # level 3 was moved on from before the game judged it won
 
 
+def test_a_press_before_the_drag_that_won_its_level_moved_on_from_nothing():
+    """A tap on a dot, then the drag that wins, then the next level: the tap skipped nothing."""
+    judge = Judge(grace=0.5)
+    judge.events = [(10.0, "start", 1), (12.0, "won", 1), (12.5, "start", 2), (14.0, "start", 3)]
+    assert not judge.moved_on_unwon(11.0)  # level 1 was won (at 12.0) before level 2 started
+    assert judge.moved_on_unwon(13.0)  # level 2 was never won before level 3 started
+    assert not judge.moved_on_unwon(5.0)  # nothing started within 3 s
+
+
 @pytest.mark.parametrize(
     ("label", "kind"),
     [("Auto Solve", "skip"), ("Restart", "skip"), ("Skip Area (50)", "skip"), ("Next Level", "move-on"),

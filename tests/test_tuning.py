@@ -224,7 +224,9 @@ def test_a_game_that_reads_once_per_frame_is_tuned_down_until_it_takes_the_level
     report = loop_for(polling, polling, polling.sleep, 2, tmp_path).run()
     assert report.cleared == 2, report.summary()
     assert report.pointer.endswith(f"ended on {LADDER[rung].name!r}"), report.pointer
-    assert report.levels[0].retries == rung and report.levels[1].retries == 0
+    # Each try the game did not take stepped one rung down (a flow drawn again is tapped first, and the
+    # tap's pause may let a retry at a faster rung through, so the steps may fall on either level).
+    assert sum(level.retries for level in report.levels) == rung
     assert game.results and all(result.solved for result in game.results)  # the game's verdict
 
 

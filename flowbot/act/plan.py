@@ -19,6 +19,9 @@ WARP_GAP = 1.5
 # far enough past a drag threshold (many games start a drag only once the pointer has moved a few
 # pixels, from the cell under it then), well short of the next cell.
 LEAD_IN = 0.3
+# A tap before a stroke drawn again: held this long, then this long before the press, longer than a
+# double-click's span (so the press is no double-click, which some pages and games read otherwise).
+TAP_HOLD, TAP_GAP = 0.05, 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +164,10 @@ def draw_strokes(
     settings: PointerSettings,
     should_stop: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], None] = time.sleep,
+    tap_first: bool = False,
 ) -> int:
     """Replay strokes with the pointer; stop between strokes when asked. Returns how many were drawn.
+    With `tap_first`, each stroke's first dot is clicked before it is pressed for the drag.
 
     A pointer may carry a guard (act/guard.py, set where the board is read): it is asked before each
     press whether the board is still there, and raises to stop the run when it is not."""
@@ -177,6 +182,8 @@ def draw_strokes(
         # Half the pause between flows on the dot before pressing: a game that learns where the pointer
         # is from motion events, and drops events queued behind another, must see it there first.
         sleep(settings.flow_pause / 2)
+        if tap_first:
+            _tap(pointer, sleep)
         pointer.down()
         try:
             sleep(settings.move_delay)
@@ -197,6 +204,19 @@ def draw_strokes(
         drawn += 1
         sleep(settings.flow_pause / 2)
     return drawn
+
+
+def _tap(pointer: Pointer, sleep: Callable[[float], None]) -> None:
+    """A click where the pointer is. On a web page an earlier drag can leave some of the page selected,
+    and a drag that starts inside a selection is the browser's drag-and-drop: the page then gets no
+    moves (a game in a browser never saw a flow drawn, try after try). A click collapses the selection;
+    in a Flow game a tap on a dot at most clears that dot's flow, which is drawn next anyway."""
+    pointer.down()
+    try:
+        sleep(TAP_HOLD)
+    finally:
+        pointer.up()
+    sleep(TAP_GAP)
 
 
 def _between(start: Point, end: Point, steps: int) -> list[Point]:

@@ -289,7 +289,12 @@ class AutoClear:
             starts.update({stroke.color: stroke.cells[0] for stroke in strokes})
             if not self.dry_run:
                 try:
-                    draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep)
+                    # A stroke drawn again is tapped first (see act/plan.py's _tap): a page left with a
+                    # selection by earlier drags takes a drag from inside it as its own drag-and-drop.
+                    draw_strokes(
+                        self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep,
+                        tap_first=attempt > 0,
+                    )  # fmt: skip
                 except BoardGoneError as error:
                     # Before a retry the board may have changed because the game took the level late
                     # (its win dialog now covers the board): look for the win once more before stopping.
