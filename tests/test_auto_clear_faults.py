@@ -101,3 +101,34 @@ def test_a_flow_the_game_lost_twice_in_a_row_is_drawn_again_while_no_more_flows_
     report = loop.run()
     assert report.cleared == 1, report.stopped
     assert report.levels[0].retries == 2
+
+
+def test_a_win_dialog_that_closes_by_itself_is_pressed_with_no_second_reading(levels, tmp_path, monkeypatch):
+    # Each reading of a label costs 0.3 s of the game's clock; the dialog closes 0.5 s after showing.
+    # The button the verdict read is pressed from its look: a second reading would come too late.
+    from flowbot.capture import ocr
+    from flowbot.game.faults import Faults, FaultSpec
+
+    now = [0.0]
+    game = SimulatedGame(levels[:2], clock=lambda: now[0])
+    game.view.faults = game.view.controls.faults = Faults(FaultSpec(dialog_closes=True), clock=lambda: now[0])
+
+    def slow(read):
+        """`read`, costing the game's clock 0.3 s a call."""
+
+        def reading(*args, **kwargs):
+            now[0] += 0.3
+            return read(*args, **kwargs)
+
+        return reading
+
+    monkeypatch.setattr(ocr, "read_lines", slow(ocr.read_lines))  # every label is read through it
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    loop = AutoClear(game, game, FAST, None, 2, artifacts=tmp_path, sleep=sleep,
+                     settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
+    report = loop.run()
+    assert report.cleared == 2, report.stopped
+    assert [result.solved for result in game.results] == [True]  # level 1 was won and moved on from

@@ -60,8 +60,9 @@ CONTROL_WAIT = 3.0
 # Controls pressed at most after one win before giving up.
 MAX_CONTROLS_TRIED = 3
 # A control is come to and rested on this long before the press, and held this long: some games learn
-# where the pointer is only from motion events and act on a release they saw the press of.
-CLICK_APPROACH, CLICK_HOLD = 0.1, 0.15
+# where the pointer is only from motion events and act on a release they saw the press of. The rest is
+# short: a win dialog that closes by itself half a second after showing must be pressed before then.
+CLICK_APPROACH, CLICK_HOLD = 0.05, 0.15
 # Seconds a game without a dialog gets to load the next level by itself before controls are looked for.
 SELF_ADVANCE_WAIT = 0.6
 # Mean grey difference under which a remembered control still looks the same.
@@ -161,6 +162,9 @@ class AutoClear:
     # kept when a retry follows the board elsewhere (the new sighting shows earlier strokes).
     _undrawn: tuple[np.ndarray, Geometry] | None = None
     _dialog_moves_on: tuple[tuple[int, int, int, int], bool] | None = None  # a dialog button's label says so
+    # The button of the win dialog the verdict read, with its look: pressed first to move on, with no
+    # second reading (a dialog that closes by itself may not wait for OCR twice).
+    _dialog_control: RememberedControl | None = None
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
@@ -269,6 +273,7 @@ class AutoClear:
         plan_ms = (time.perf_counter() - started) * 1000
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
         self._undrawn = (sighting.frame.pixels, sighting.reading.geometry)
+        self._dialog_control = None  # a dialog read on an earlier level is not this level's
         flow_rgb = sighting.reading.seen_rgb
         joins_before = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution, flow_rgb)
         draw_s = verify_ms = 0.0
@@ -659,6 +664,8 @@ class AutoClear:
             else:
                 label = _label_on(frame.pixels, button)
                 moves_on = bool(label_score(label)) and not is_forbidden(label)
+                if moves_on:
+                    self._dialog_control = _remember(frame, Control(*box, label, "flow-button"))
             self._dialog_moves_on = (box, moves_on)
         return self._dialog_moves_on[1]
 
@@ -737,11 +744,15 @@ class AutoClear:
         tried: list[str] = []
         window = self._window(geometry) if geometry is not None else self.region
         frame = self.screen.grab(window)
-        if self.control is not None and self.control.shows_in(frame):
-            came = self._try(self.control.center, previous, window)
-            if came is not None:
-                return came
-            tried.append(repr(self.control.label))
+        dialog, self._dialog_control = self._dialog_control, None
+        for known in (self.control, dialog):
+            if known is not None and known.shows_in(frame) and not tried:
+                came = self._try(known.center, previous, window)
+                if came is not None:
+                    if known is dialog:
+                        self.control = dialog
+                    return came
+                tried.append(repr(known.label))
         board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
         refused: list[str] = []
         # Words read on a board that still shows the level just won are its pipes misread ('»'), not a
