@@ -89,6 +89,48 @@ def test_flows_lost_to_the_browsers_drag_and_drop_are_tapped_and_drawn_again(lev
 def test_a_tap_is_a_click_on_the_first_dot_before_the_press_that_draws():
     pointer = RecordingPointer()
     stroke = Stroke(0, ((0, 0), (0, 1)), ((10.0, 10.0), (20.0, 10.0)))
-    draw_strokes(pointer, [stroke], FAST, sleep=lambda s: None, tap_first=True)
+    draw_strokes(pointer, [stroke], FAST, sleep=lambda s: None, tap_first={0})
     assert [kind for kind, *_ in pointer.events] == ["move", "down", "up", "down", "move", "up"]
     assert {(x, y) for kind, x, y in pointer.events[:4]} == {(10.0, 10.0)}
+
+
+class TapCounter:
+    """A game seen through a pointer that counts taps: presses released with no move between."""
+
+    def __init__(self, game) -> None:
+        self.game, self.bounds = game, game.bounds
+        self.taps = self.moved = 0
+
+    def grab(self, region=None):
+        """What the game shows."""
+        return self.game.grab(region)
+
+    def move(self, x: float, y: float) -> None:
+        """A move, passed on."""
+        self.moved += 1
+        self.game.move(x, y)
+
+    def down(self) -> None:
+        """A press, passed on."""
+        self.moved = 0
+        self.game.down()
+
+    def up(self) -> None:
+        """A release, passed on; a tap when nothing moved since the press."""
+        self.taps += self.moved == 0
+        self.game.up()
+
+
+def test_a_flow_the_game_took_part_of_is_drawn_again_with_no_tap(levels, tmp_path):
+    # The game stops every stroke one step short of its far dot (the level is never won): the flows
+    # show, so nothing was lost to the browser, and a tap (a click a harness could take for a
+    # control's) has no reason.
+    from tests.test_auto_clear_faults import FaultyGame
+
+    game = FaultyGame(levels[:1], last_step=1.0)
+    pointer = TapCounter(game)
+    loop = AutoClear(game, pointer, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+                     settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
+    report = loop.run()
+    assert report.cleared == 0 and report.levels[0].retries > 1, report.summary()
+    assert pointer.taps == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -164,10 +164,10 @@ def draw_strokes(
     settings: PointerSettings,
     should_stop: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], None] = time.sleep,
-    tap_first: bool = False,
+    tap_first: Collection[int] = (),
 ) -> int:
     """Replay strokes with the pointer; stop between strokes when asked. Returns how many were drawn.
-    With `tap_first`, each stroke's first dot is clicked before it is pressed for the drag.
+    The first dot of each stroke whose colour is in `tap_first` is clicked before it is pressed.
 
     A pointer may carry a guard (act/guard.py, set where the board is read): it is asked before each
     press whether the board is still there, and raises to stop the run when it is not."""
@@ -182,7 +182,7 @@ def draw_strokes(
         # Half the pause between flows on the dot before pressing: a game that learns where the pointer
         # is from motion events, and drops events queued behind another, must see it there first.
         sleep(settings.flow_pause / 2)
-        if tap_first:
+        if stroke.color in tap_first:
             _tap(pointer, sleep)
         pointer.down()
         try:

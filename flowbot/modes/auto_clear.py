@@ -287,6 +287,7 @@ class AutoClear:
         was_broken = len(solution.paths) + 1
         attempt = -1
         starts: dict[int, Cell] = {}  # the cell each flow's last stroke began on
+        untouched: set[int] = set()  # flows whose last stroke left every inner cell as it was
         while attempt + 1 < attempts:
             attempt += 1
             started = time.perf_counter()
@@ -294,11 +295,12 @@ class AutoClear:
             starts.update({stroke.color: stroke.cells[0] for stroke in strokes})
             if not self.dry_run:
                 try:
-                    # A stroke drawn again is tapped first (see act/plan.py's _tap): a page left with a
-                    # selection by earlier drags takes a drag from inside it as its own drag-and-drop.
+                    # A flow whose last stroke the game showed no sign of is tapped first (see
+                    # act/plan.py's _tap): a page left with a selection by earlier drags takes a drag
+                    # from inside it as the browser's drag-and-drop, and the game sees nothing.
                     draw_strokes(
                         self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep,
-                        tap_first=attempt > 0,
+                        tap_first=untouched,
                     )  # fmt: skip
                 except BoardGoneError as error:
                     # Before a retry the board may have changed because the game took the level late
@@ -354,6 +356,7 @@ class AutoClear:
             # Only the flows with a cell or join not shown: pressing a dot restarts its flow, and a
             # level whose last flow is fixed is won at once (a new level may come before another press).
             broken = {color for color, path in enumerate(solution.paths) if set(path) & missing}
+            untouched = self._untouched(sighting, solution) & broken
             if len(broken) <= was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
             was_broken = len(broken)
@@ -378,6 +381,15 @@ class AutoClear:
             f"level {number} ({puzzle.size}) was drawn {'twice' if attempt == 1 else f'{attempt + 1} times'} "
             f"but the game did not take it: {not_shown(evidence)}"
         )
+
+    def _untouched(self, sighting: Sighting, solution: Solution) -> set[int]:
+        """The flows with inner cells all of which show exactly as before any stroke: the game took
+        nothing of their drags."""
+        frame = self.screen.grab(self.region)
+        shown = sighting.geometry.shifted(-frame.left, -frame.top)
+        undrawn = self._undrawn or (sighting.frame.pixels, sighting.reading.geometry)
+        same = set(undrawn_cells(frame.pixels, shown, *undrawn, solution))
+        return {color for color, path in enumerate(solution.paths) if path[1:-1] and set(path[1:-1]) <= same}
 
     def _won_level(
         self,
