@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import re
-import secrets
 import stat
 import string
 import time
@@ -230,6 +228,8 @@ def format_text_grid(puzzle: Puzzle) -> str:
 
 def puzzle_json_text(puzzle: Puzzle, solution_rows: Sequence[str] | None = None) -> str:
     """The flowbot JSON file text of a puzzle: indent 2, a trailing newline."""
+    import json  # here, not at the top: a text puzzle's `flowbot solve` never needs it
+
     return json.dumps(puzzle_to_json(puzzle, solution_rows), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -430,6 +430,9 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bo
         # Once per folder per process: a convert of thousands of files should not rescan it each time.
         clean_stale_temps(folder)
         _CLEANED_FOLDERS.add(key)
+    # secrets loads OpenSSL's hashes: imported on the first write, not by every command that reads.
+    import secrets
+
     temp = folder / f".{target.name[:80]}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
     try:
         descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
@@ -637,6 +640,8 @@ def _kind(value: object) -> str:
 
 def decode_json(text: str, label: str) -> object:
     """Parse JSON text; FormatError names `label` and where the text stops being JSON."""
+    import json
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -845,6 +850,8 @@ def _source_to_json(source: Source | None) -> dict[str, object] | None:
 
 def _rows_json_puzzle(data: object, source: Source) -> Puzzle:
     """Build a puzzle from a rows-json board: a list of rows, each a list of null or a colour value."""
+    import json
+
     if not isinstance(data, list) or not data:
         raise FormatError("a rows-json board must be a non-empty list of rows")
     values: dict[str, object] = {}  # JSON text of each value -> the value, in order of first appearance

@@ -10,14 +10,18 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, pairwise
-from typing import Literal
 
 from flowbot.errors import SolveError
 from flowbot.lattice import ACROSS, DOWN, axis_of
 from flowbot.model import Cell, Puzzle, Solution
 
-Status = Literal["solved", "unsolvable", "timeout"]
-ColorEncoding = Literal["binary", "one-hot"]
+# typing is for the type checker alone: its import is a few percent of a small solve's start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Status = Literal["solved", "unsolvable", "timeout"]
+    ColorEncoding = Literal["binary", "one-hot"]
 
 # glucose4 is incremental (loop cuts are added to the same solver) and can be interrupted.
 SOLVER_NAME = "glucose4"
