@@ -1,0 +1,80 @@
+"""Start-up: `flowbot solve` on a text puzzle loads only what a text puzzle needs, and the command line
+that names one command builds that command's parser alone, with help as wide as before."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flowbot.cli import HelpFormatter, main
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+# Never needed to solve a text puzzle: the screen, image and display libraries, the SAT solver's C
+# module (a 5x5 is searched), and standard modules only writing, JSON or the type checker use.
+NOT_FOR_A_TEXT_SOLVE = (
+    "cv2", "numpy", "pygame", "mss", "pyautogui", "PIL", "aiohttp", "pysolvers", "pysat",
+    "shutil", "secrets", "json", "typing", "flowbot.capture", "flowbot.commands.auto_clear",
+)  # fmt: skip
+
+
+def _modules_after(argv: list[str], cwd: Path) -> set[str]:
+    """The modules a fresh `flowbot ARGV` process has loaded when it is done (the worktree's flowbot)."""
+    code = (
+        "import sys\n"
+        "from flowbot.cli import main\n"
+        f"code = main({argv!r})\n"
+        "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)) + '\\n')\n"
+        "sys.exit(code)\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    listed = done.stderr.rpartition("\nMODULES ")[2]
+    return set(listed.split())
+
+
+def test_solving_a_text_puzzle_loads_no_library_it_does_not_need(tmp_path):
+    puzzle = tmp_path / "level.txt"
+    puzzle.write_text("R.G.Y\n..B.O\n.....\n.G.Y.\n.RBO.\n")
+    loaded = _modules_after(["solve", str(puzzle)], tmp_path)
+    assert "flowbot.solve.sat" in loaded  # the check looks at a real solve
+    unneeded = sorted(
+        name for name in loaded for top in NOT_FOR_A_TEXT_SOLVE if name == top or name.startswith(top + ".")
+    )
+    assert unneeded == []
+
+
+def test_a_command_line_naming_a_command_imports_that_command_alone(tmp_path):
+    puzzle = tmp_path / "level.txt"
+    puzzle.write_text("AB\nAB\n")
+    loaded = _modules_after(["-v", "solve", str(puzzle)], tmp_path)
+    commands = sorted(name for name in loaded if name.startswith("flowbot.commands."))
+    assert commands == ["flowbot.commands.solve"]
+
+
+@pytest.mark.parametrize("argv", [["solv"], ["auto_clear"]])
+def test_a_word_that_is_no_command_still_lists_every_command(argv, capsys):
+    assert main(argv) == 64
+    err = capsys.readouterr().err
+    assert f"invalid choice: '{argv[0]}'" in err
+    assert "'auto-clear'" in err and "'serve'" in err and "'solve'" in err
+
+
+@pytest.mark.parametrize("columns", ["57", "140"])
+def test_help_is_as_wide_as_shutil_finds_the_terminal(columns, monkeypatch):
+    monkeypatch.setenv("COLUMNS", columns)
+    assert HelpFormatter("flowbot")._width == shutil.get_terminal_size().columns - 2
+
+
+def test_help_without_columns_or_a_terminal_is_80_wide(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys, "__stdout__", None)  # no stdout at all (pythonw, a daemon)
+    assert HelpFormatter("flowbot")._width == 78
