@@ -11,8 +11,9 @@ busy machine slows each alike; the figures are medians of wall and CPU (user + s
 
 --startup N times N whole processes solving one 5x5 text puzzle as a user runs them (the `flowbot`
 console script beside the interpreter and `python -m flowbot`, from a scratch folder, so the
-installed flowbot is the one imported), next to the interpreter alone, and prints min and median:
-on a shared machine the minimum is the figure least touched by other work.
+installed flowbot is the one imported), next to the interpreter alone, and prints min and median
+of wall and CPU time: on a shared machine the minimum, and CPU time, are the figures least touched
+by other work. `--python PY` picks the install (repeat it to compare installs, rounds interleaved).
 
 --go-anchor names a checkout of thomasahle/numberlink kept outside this repository (with
 src/numberlink/*.go); it is built with the `go` found on PATH in GOPATH mode into a temporary
@@ -90,24 +91,30 @@ def startup_commands(python: Path, puzzle: str) -> dict[str, list[str]]:
     }
 
 
-def startup(python: Path, puzzle: str, runs: int) -> None:
-    """Time each start-up command `runs` times, rounds interleaved; print min and median wall and CPU ms."""
-    commands = startup_commands(python, puzzle)
+def startup(pythons: list[Path], puzzle: str, runs: int) -> None:
+    """Time each start-up command of each install `runs` times, rounds interleaved; print min and
+    median wall and CPU ms."""
+    commands = {
+        (python, label): command
+        for python in pythons
+        for label, command in startup_commands(python, puzzle).items()
+    }
     # A user's install has bytecode (pip compiles it; an editable install writes it on the first
     # run): one untimed run each may write it, then every timed run reads it like theirs.
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
+    times: dict[tuple[Path, str], list[tuple[float, float]]] = {key: [] for key in commands}
     with tempfile.TemporaryDirectory(prefix="flowbot-startup-") as scratch:
         for command in commands.values():
             startup_run(command, scratch, environment)
         for _ in range(runs):
-            for label, command in commands.items():
-                times[label].append(startup_run(command, scratch, environment))
-    for label, pairs in times.items():
+            for key, command in commands.items():
+                times[key].append(startup_run(command, scratch, environment))
+    for (python, label), pairs in times.items():
         walls, cpus = [wall * 1000 for wall, _ in pairs], [cpu * 1000 for _, cpu in pairs]
+        where = f" ({python})" if len(pythons) > 1 else ""
         print(
             f"startup {label:24} wall min {min(walls):5.1f} median {statistics.median(walls):5.1f} ms"
-            f"  cpu min {min(cpus):5.1f} median {statistics.median(cpus):5.1f} ms"
+            f"  cpu min {min(cpus):5.1f} median {statistics.median(cpus):5.1f} ms{where}"
         )
 
 
@@ -173,8 +180,8 @@ def main() -> int:
     parser.add_argument(
         "--python",
         type=Path,
-        default=Path(sys.executable),
-        help="with --startup: the interpreter of the install to time (default this one)",
+        action="append",
+        help="with --startup: the interpreter of an install to time (default this one; repeat to compare)",
     )
     args = parser.parse_args()
     corpus = find_shared("corpus")
@@ -183,8 +190,9 @@ def main() -> int:
         return 2
     if args.startup is not None:
         load = os.getloadavg()[0]
-        print(f"load average {load:.1f} on {os.cpu_count()} cores; {args.startup} runs each, {args.python}")
-        startup(args.python, set_files(corpus, "5x5")[0], args.startup)
+        pythons = args.python or [Path(sys.executable)]
+        print(f"load average {load:.1f} on {os.cpu_count()} cores; {args.startup} runs each")
+        startup(pythons, set_files(corpus, "5x5")[0], args.startup)
         print(f"load average after: {os.getloadavg()[0]:.1f}")
         return 0
     with tempfile.TemporaryDirectory(prefix="flowbot-anchor-") as scratch:
