@@ -78,3 +78,13 @@ def test_help_without_columns_or_a_terminal_is_80_wide(monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.setattr(sys, "__stdout__", None)  # no stdout at all (pythonw, a daemon)
     assert HelpFormatter("flowbot")._width == 78
+
+
+def test_flowbot_s_own_options_take_no_value():
+    # The command a line names is its first word that is no option; an option of flowbot's own that
+    # took a value would have that value read as the command.
+    from flowbot.cli import build_parser
+
+    parser = build_parser()
+    own = [action for action in parser._actions if action.option_strings]
+    assert own and all(action.nargs == 0 for action in own), [action.option_strings for action in own]
