@@ -2,6 +2,6 @@
 
 import sys
 
-from flowbot.cli import main
+from flowbot.cli import entry
 
-sys.exit(main())
+sys.exit(entry())

@@ -88,3 +88,23 @@ def test_flowbot_s_own_options_take_no_value():
     parser = build_parser()
     own = [action for action in parser._actions if action.option_strings]
     assert own and all(action.nargs == 0 for action in own), [action.option_strings for action in own]
+
+
+def test_the_program_leaves_its_objects_to_the_exit_not_to_the_collector(tmp_path, monkeypatch, capsys):
+    import gc
+    import tomllib
+
+    from flowbot.cli import entry
+
+    scripts = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["flowbot"] == "flowbot.cli:entry"
+    assert "sys.exit(entry())" in (REPOSITORY / "flowbot" / "__main__.py").read_text()
+    puzzle = tmp_path / "level.txt"
+    puzzle.write_text("AB\nAB\n")
+    monkeypatch.setattr(sys, "argv", ["flowbot", "solve", str(puzzle)])
+    try:
+        assert entry() == 0
+        assert gc.get_freeze_count() > 0  # the shutdown's collection has nothing left to walk
+    finally:
+        gc.unfreeze()
+    assert "AB" in capsys.readouterr().out
