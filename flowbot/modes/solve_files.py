@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from flowbot.errors import FlowbotError, UsageError
 from flowbot.formats import Outputs
@@ -48,7 +48,7 @@ def load_all(paths: Sequence[str], err: TextIO | None = None, images_only: bool 
         err.write(f"flowbot: {note}\n")
     loaded = []
     for path in inputs.files:
-        if Path(path).is_dir():
+        if os.path.isdir(path):
             loaded.append(Outcome(path, 0, None, None, empty_folder_error(path, inputs)))
             continue
         try:
