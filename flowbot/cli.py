@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import logging
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -102,7 +101,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     # their options) would only slow its start; without one, help and errors list every command.
     parser = build_parser(chosen)
     args = parser.parse_args(argv)
-    _setup_logging(args.verbose)
+    # A command that makes no log records (LOGS = False) runs without the logging module, a few ms
+    # of a small solve's start, unless -v asks for the records of what it calls.
+    if args.verbose or getattr(getattr(args, "command_module", None), "LOGS", True):
+        _setup_logging(args.verbose)
     if args.command is None:
         parser.print_help(sys.stderr)
         raise UsageError("no command given")
@@ -167,6 +169,8 @@ def _display_gone() -> DisplayLost | None:
 
 def _setup_logging(verbosity: int) -> None:
     """Send log records to stderr; -v shows info, -vv debug."""
+    import logging
+
     level = logging.WARNING - 10 * min(verbosity, 2)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 

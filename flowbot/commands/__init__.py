@@ -2,7 +2,8 @@
 
 A command module has `NAME` (what the user types), `HELP` (one line for `flowbot --help`),
 `add_arguments(parser)` and `run(args) -> int`. It may set `DESCRIPTION` (a longer text for its own
---help) and `RAW = True` when it parses its own arguments (then `run_raw(argv)` gets them untouched).
+--help), `RAW = True` when it parses its own arguments (then `run_raw(argv)` gets them untouched), and
+`LOGS = False` when nothing it runs makes log records (then logging is set up only for -v).
 Modules import only argparse-level things at the top: heavy imports wait inside `run`, so that
 `flowbot --help` and a typo stay instant. A module's file is named after its command (`auto_clear.py`
 for `auto-clear`), so a command line that names one imports that module alone (see `command`).
