@@ -40,13 +40,13 @@ from flowbot.lattice import link_key
 from flowbot.model import BRIDGE, EMPTY, KINDS, PALETTE, WALL, Puzzle, Source
 from flowbot.system import is_windows
 
-# Version 2 adds the sister games: "kind", "layout" (hexes), "walls" (between cells), "warps", '+' bridges.
 # pathlib is for writing: reading a text puzzle never needs it, and its import (with urllib.parse
 # and ipaddress) is several percent of a small `flowbot solve`'s start-up. `_path` imports it on use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
+# Version 2 adds the sister games: "kind", "layout" (hexes), "walls" (between cells), "warps", '+' bridges.
 FLOWBOT_SCHEMA_VERSION = 2
 _HEX_LAYOUTS = {1: "odd-q", 0: "even-q"}
 
