@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -16,7 +15,7 @@ from flowbot.commands import command, commands
 from flowbot.commands.solve import DEFAULT_SOLVE_TIMEOUT
 from flowbot.errors import DisplayLost, FlowbotError, UsageError
 
-__all__ = ["DEFAULT_SOLVE_TIMEOUT", "Parser", "build_parser", "entry", "main", "run"]
+__all__ = ["DEFAULT_SOLVE_TIMEOUT", "Parser", "build_parser", "main", "run"]
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -119,7 +118,8 @@ def _named_command(argv: Sequence[str]) -> ModuleType | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The console entry point: the one place errors become messages and exit codes."""
+    """The command line: the one place errors become messages and exit codes (the `flowbot` program
+    runs it through flowbot.__main__.entry)."""
     try:
         return run(argv)
     except FlowbotError as error:
@@ -144,19 +144,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return lost.exit_code
 
 
-def entry() -> int:
-    """The `flowbot` program (the console script and `python -m flowbot`): `main`, then a quick exit.
-
-    The process ends right after, so the collector is told to leave every object there is alone
-    (gc.freeze): the interpreter's shutdown would otherwise walk them all again, a tenth of a small
-    solve's whole run. Objects are still freed as the modules are torn down; only reference cycles
-    are left to the end of the process, whose finalisers Python never promises to run at exit.
-    """
-    code = main()
-    gc.freeze()
-    return code
-
-
 def _display_gone() -> DisplayLost | None:
     """For an error that no adapter turned into a FlowbotError: DisplayLost when this process used a
     display that is gone now (a display library's own error from a call no adapter wraps), else None."""
@@ -176,4 +163,4 @@ def _setup_logging(verbosity: int) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(entry())
+    sys.exit(main())
