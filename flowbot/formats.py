@@ -25,16 +25,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import re
-import secrets
 import stat
 import string
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from types import MappingProxyType
 
 from flowbot.errors import FlowbotError, FormatError, InputFileError, OutputFileError, PuzzleError
@@ -42,6 +39,12 @@ from flowbot.graph_text import is_graph_text, parse_graph_text
 from flowbot.lattice import link_key
 from flowbot.model import BRIDGE, EMPTY, KINDS, PALETTE, WALL, Puzzle, Source
 from flowbot.system import is_windows
+
+# pathlib is for writing: reading a text puzzle never needs it, and its import (with urllib.parse
+# and ipaddress) is several percent of a small `flowbot solve`'s start-up. `_path` imports it on use.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Version 2 adds the sister games: "kind", "layout" (hexes), "walls" (between cells), "warps", '+' bridges.
 FLOWBOT_SCHEMA_VERSION = 2
@@ -146,7 +149,7 @@ def expand_folders(paths: Sequence[str], prefer: Callable[[str], bool] | None = 
     truth files gives the screenshots)."""
     expanded = []
     for path in paths:
-        folder = Path(path)
+        folder = _path(path)
         if not folder.is_dir():
             expanded.append(path)
             continue
@@ -230,6 +233,8 @@ def format_text_grid(puzzle: Puzzle) -> str:
 
 def puzzle_json_text(puzzle: Puzzle, solution_rows: Sequence[str] | None = None) -> str:
     """The flowbot JSON file text of a puzzle: indent 2, a trailing newline."""
+    import json  # here, not at the top: a text puzzle's `flowbot solve` never needs it
+
     return json.dumps(puzzle_to_json(puzzle, solution_rows), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -296,8 +301,8 @@ class Outputs:
 
     def claim(self, path: str | os.PathLike[str], what: str = "") -> Path:
         """Check that `path` may be written in this run and reserve it; OutputFileError says why not."""
-        target = Path(path)
-        key = Path(os.path.abspath(target))
+        target = _path(path)
+        key = _path(os.path.abspath(target))
         if key in self._claimed:
             first = self._claimed[key]
             raise OutputFileError(
@@ -326,8 +331,8 @@ class Outputs:
 
     def write_bytes(self, path: str | os.PathLike[str], data: bytes) -> None:
         """Write a claimed output atomically; without --force a file that appeared meanwhile is kept."""
-        target = Path(path)
-        if Path(os.path.abspath(target)) not in self._claimed:
+        target = _path(path)
+        if _path(os.path.abspath(target)) not in self._claimed:
             self.claim(target)
         make_folder(target.parent)
         atomic_write_bytes(target, data, replace=self.force)
@@ -345,7 +350,7 @@ def check_output(
     inputs_identity: set[tuple[int, int]] | None = None,
 ) -> Path:
     """Refuse, before any work, an output path that must not or cannot be written; returns it."""
-    target = Path(path)
+    target = _path(path)
     name = os.fsdecode(path)
     identities = inputs_identity if inputs_identity is not None else {_identity(p) for p in inputs} - {None}
     try:
@@ -369,7 +374,7 @@ def check_output(
 
 def check_output_folder(path: str | os.PathLike[str]) -> Path:
     """Refuse, before any work, a folder to write into that is a file or cannot be created or written."""
-    folder = Path(path)
+    folder = _path(path)
     if folder.exists() and not folder.is_dir():
         raise OutputFileError(f"{os.fsdecode(path)}: is not a folder")
     _check_folder_writable(folder, os.fsdecode(path))
@@ -378,7 +383,7 @@ def check_output_folder(path: str | os.PathLike[str]) -> Path:
 
 def _check_folder_writable(folder: Path, name: str) -> None:
     """The nearest existing folder above an output must be a folder we may write into."""
-    existing = folder if str(folder) else Path(".")
+    existing = folder if str(folder) else _path(".")
     while not existing.exists():
         if existing.is_symlink() or existing.parent == existing:
             break
@@ -400,7 +405,7 @@ def _identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
 
 def make_folder(path: str | os.PathLike[str]) -> Path:
     """Create a folder to write into (and its parents) if needed; OutputFileError names it when that fails."""
-    folder = Path(path)
+    folder = _path(path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -422,14 +427,17 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bo
     appeared after the run checked it: the temp file is hard-linked into place, which fails if the
     name exists. Stale temp files of killed runs in the folder are removed first.
     """
-    target = Path(path)
+    target = _path(path)
     name = os.fsdecode(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    folder = target.parent if str(target.parent) else _path(".")
     key = os.path.abspath(folder)
     if key not in _CLEANED_FOLDERS:
         # Once per folder per process: a convert of thousands of files should not rescan it each time.
         clean_stale_temps(folder)
         _CLEANED_FOLDERS.add(key)
+    # secrets loads OpenSSL's hashes: imported on the first write, not by every command that reads.
+    import secrets
+
     temp = folder / f".{target.name[:80]}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
     try:
         descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
@@ -497,7 +505,7 @@ def clean_stale_temps(folder: str | os.PathLike[str]) -> list[Path]:
         if old or not _process_alive(int(parts[1])):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
-                removed.append(Path(entry.path))
+                removed.append(_path(entry.path))
     return removed
 
 
@@ -637,6 +645,8 @@ def _kind(value: object) -> str:
 
 def decode_json(text: str, label: str) -> object:
     """Parse JSON text; FormatError names `label` and where the text stops being JSON."""
+    import json
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -845,6 +855,8 @@ def _source_to_json(source: Source | None) -> dict[str, object] | None:
 
 def _rows_json_puzzle(data: object, source: Source) -> Puzzle:
     """Build a puzzle from a rows-json board: a list of rows, each a list of null or a colour value."""
+    import json
+
     if not isinstance(data, list) or not data:
         raise FormatError("a rows-json board must be a non-empty list of rows")
     values: dict[str, object] = {}  # JSON text of each value -> the value, in order of first appearance
@@ -1097,3 +1109,10 @@ def _next_header(lines: Sequence[_Line], at: int) -> int:
 def _failed(source: Source, label: str, line: int, error: FlowbotError) -> Loaded:
     """An error entry of a multi-puzzle file, its message naming the file, the puzzle and the line."""
     return Loaded(source, None, _prefixed(error, f"{label} (puzzle {source.index + 1}, line {line})"))
+
+
+def _path(value: str | os.PathLike[str]) -> Path:
+    """`value` as a pathlib.Path, pathlib imported on the first use."""
+    from pathlib import Path
+
+    return Path(value)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from flowbot.errors import FlowbotError, InputFileError
 from flowbot.formats import Loaded, image_format
@@ -81,10 +80,13 @@ def puzzle_inputs(paths: Sequence[str], *, images_only: bool = False) -> Inputs:
     files: list[str] = []
     skipped: list[Skipped] = []
     for path in paths:
-        folder = Path(path)
-        if not folder.is_dir():
+        if not os.path.isdir(path):
             files.append(str(path))
             continue
+        # pathlib only here: a text puzzle named on its own is read without it (a faster start).
+        from pathlib import Path
+
+        folder = Path(path)
         inside = sorted(
             str(child) for child in folder.iterdir() if child.is_file() and not child.name.startswith(".")
         )
@@ -131,7 +133,7 @@ def puzzle_in_folder(folder: str, index: int) -> tuple[str, int]:
     inputs = puzzle_inputs([folder])
     seen = 0
     for path in inputs.files:
-        if Path(path).is_dir():
+        if os.path.isdir(path):
             raise InputFileError(empty_folder_error(path, inputs))
         count = 1 if is_image_file(path) else len(read_file_entries(path))
         if index < seen + count:

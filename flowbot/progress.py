@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+
+# typing is for the type checker alone: its import is a few percent of a small solve's start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 class Progress:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from itertools import pairwise
-from typing import TextIO
 
 from flowbot.model import WALL, Puzzle, Solution
 from flowbot.palette import display_rgb
+
+# typing is for the type checker alone: its import is a few percent of a small solve's start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 RESET = "\x1b[0m"
 PLAIN, BASIC, XTERM_256, TRUECOLOR = 0, 8, 256, 1 << 24

@@ -7,6 +7,13 @@ busy machine slows each alike; the figures are medians of wall and CPU (user + s
     .venv/bin/python scripts/bench_solvers.py                         # flowbot alone
     .venv/bin/python scripts/bench_solvers.py --baseline /tmp/main    # and an older checkout
     .venv/bin/python scripts/bench_solvers.py --go-anchor ~/src/numberlink   # and the Go solver
+    .venv/bin/python scripts/bench_solvers.py --startup 20            # start-up: one 5x5, whole process
+
+--startup N times N whole processes solving one 5x5 text puzzle as a user runs them (the `flowbot`
+console script beside the interpreter and `python -m flowbot`, from a scratch folder, so the
+installed flowbot is the one imported), next to the interpreter alone, and prints min and median
+of wall and CPU time: on a shared machine the minimum, and CPU time, are the figures least touched
+by other work. `--python PY` picks the install (repeat it to compare installs, rounds interleaved).
 
 --go-anchor names a checkout of thomasahle/numberlink kept outside this repository (with
 src/numberlink/*.go); it is built with the `go` found on PATH in GOPATH mode into a temporary
@@ -74,6 +81,56 @@ def flowbot_run(tree: Path, files: list[str]) -> Run:
     return Run(run.wall, run.cpu, solved)
 
 
+def startup_commands(python: Path, puzzle: str) -> dict[str, list[str]]:
+    """The processes --startup times: the interpreter alone, then a 5x5 solve as a user runs it."""
+    script = python.parent / ("flowbot.exe" if os.name == "nt" else "flowbot")
+    return {
+        "python -c pass": [str(python), "-c", "pass"],
+        "flowbot solve": [str(script), "solve", puzzle],
+        "python -m flowbot solve": [str(python), "-m", "flowbot", "solve", puzzle],
+    }
+
+
+def startup(pythons: list[Path], puzzle: str, runs: int) -> None:
+    """Time each start-up command of each install `runs` times, rounds interleaved; print min and
+    median wall and CPU ms."""
+    commands = {
+        (python, label): command
+        for python in pythons
+        for label, command in startup_commands(python, puzzle).items()
+    }
+    # A user's install has bytecode (pip compiles it; an editable install writes it on the first
+    # run): one untimed run each may write it, then every timed run reads it like theirs.
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    times: dict[tuple[Path, str], list[tuple[float, float]]] = {key: [] for key in commands}
+    with tempfile.TemporaryDirectory(prefix="flowbot-startup-") as scratch:
+        for command in commands.values():
+            startup_run(command, scratch, environment)
+        for _ in range(runs):
+            for key, command in commands.items():
+                times[key].append(startup_run(command, scratch, environment))
+    for (python, label), pairs in times.items():
+        walls, cpus = [wall * 1000 for wall, _ in pairs], [cpu * 1000 for _, cpu in pairs]
+        where = f" ({python})" if len(pythons) > 1 else ""
+        print(
+            f"startup {label:24} wall min {min(walls):5.1f} median {statistics.median(walls):5.1f} ms"
+            f"  cpu min {min(cpus):5.1f} median {statistics.median(cpus):5.1f} ms{where}"
+        )
+
+
+def startup_run(command: list[str], cwd: str, environment: dict[str, str]) -> tuple[float, float]:
+    """One process's wall and CPU (user + system) seconds; a failed run stops the benchmark."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, env=environment, stdout=subprocess.DEVNULL)
+    # wait4 gives this child's own CPU time, not the sum over every child so far.
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {process.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
 def go_input(files: list[str]) -> str:
     """The puzzles in the Go solver's input format: 'width height', then the rows, for each."""
     blocks = []
@@ -119,11 +176,25 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds per set (default 3)")
     parser.add_argument("--baseline", type=Path, metavar="TREE", help="another flowbot checkout to compare")
     parser.add_argument("--go-anchor", type=Path, metavar="DIR", help="a thomasahle/numberlink checkout")
+    parser.add_argument("--startup", type=int, metavar="N", help="only time N start-ups of a 5x5 solve")
+    parser.add_argument(
+        "--python",
+        type=Path,
+        action="append",
+        help="with --startup: the interpreter of an install to time (default this one; repeat to compare)",
+    )
     args = parser.parse_args()
     corpus = find_shared("corpus")
     if corpus is None:
         print("no shared corpus found (set FLOWBOT_SHARED)", file=sys.stderr)
         return 2
+    if args.startup is not None:
+        load = os.getloadavg()[0]
+        pythons = args.python or [Path(sys.executable)]
+        print(f"load average {load:.1f} on {os.cpu_count()} cores; {args.startup} runs each")
+        startup(pythons, set_files(corpus, "5x5")[0], args.startup)
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+        return 0
     with tempfile.TemporaryDirectory(prefix="flowbot-anchor-") as scratch:
         anchor = None
         if args.go_anchor is not None:

@@ -40,3 +40,16 @@ def test_the_go_anchor_is_named_missing_without_go_or_outside_source(tmp_path, m
     (tmp_path / "src" / "numberlink").mkdir(parents=True)
     assert "go build failed" in bench.build_go_anchor(tmp_path, tmp_path)  # the fake go fails the build
     assert "outside this repository" in bench.build_go_anchor(bench.REPOSITORY / "scripts", tmp_path)
+
+
+def test_startup_times_the_console_script_and_python_m_beside_the_interpreter(corpus, capsys):
+    bench = _bench()
+    python = Path(sys.executable)
+    puzzle = bench.set_files(corpus, "5x5")[0]
+    commands = bench.startup_commands(python, puzzle)
+    assert commands["flowbot solve"] == [str(python.parent / "flowbot"), "solve", puzzle]
+    assert commands["python -m flowbot solve"] == [str(python), "-m", "flowbot", "solve", puzzle]
+    bench.startup([python], puzzle, 1)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("  wall")[0].removeprefix("startup ").strip() for line in lines] == list(commands)
+    assert all("cpu min" in line and "median" in line for line in lines)

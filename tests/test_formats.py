@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flowbot import formats
 from flowbot.errors import CaptureError, FormatError, InputFileError, OutputFileError, PuzzleError
 from flowbot.formats import (
     FLOWBOT_SCHEMA_VERSION,
@@ -431,7 +430,7 @@ def test_failed_serialisation_keeps_the_old_file(tmp_path, monkeypatch):
     def broken_dumps(*args, **kwargs):
         raise ValueError("cannot serialise")
 
-    monkeypatch.setattr(formats.json, "dumps", broken_dumps)
+    monkeypatch.setattr("json.dumps", broken_dumps)  # formats imports json where it writes
     with pytest.raises(ValueError, match="cannot serialise"):
         write_puzzle_json(Puzzle.from_rows(["A.A"]), path)
     assert folder_files(tmp_path) == {"p.json": "old\n"}

@@ -531,6 +531,7 @@ def test_ctrl_c_during_a_sat_call_is_one_line_and_exit_130(tmp_path, capsys, mon
     from flowbot.solve import sat
 
     monkeypatch.setattr(sat, "_backend", lambda: _StuckSolver)
+    monkeypatch.setattr(sat, "searchable", lambda puzzle: False)  # this 5x5 goes to the SAT solver
     board = _write(tmp_path / "board.txt", GOOD)
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
@@ -547,6 +548,7 @@ def test_the_solve_time_limit_stops_a_sat_call(tmp_path, capsys, monkeypatch):
     from flowbot.solve import sat
 
     monkeypatch.setattr(sat, "_backend", lambda: _StuckSolver)
+    monkeypatch.setattr(sat, "searchable", lambda puzzle: False)  # this 5x5 goes to the SAT solver
     board = _write(tmp_path / "board.txt", GOOD)
     started = time.perf_counter()
     code, out, _ = run_cli(["solve", "--json", "--timeout", "0.3", board], capsys)

@@ -17,11 +17,15 @@ from tests.boards import count_solutions, snake_board
 
 
 def solved(rows: list[str], **options):
-    """Solve a board given as rows and check the answer independently."""
+    """Solve a board given as rows, by SAT and as a small board is by default (the exact search), check
+    that both say the same and that each answer holds by the independent checker."""
     puzzle = Puzzle.from_rows(rows)
     result = solve(puzzle, **options)
-    if result.solution is not None:
-        assert check_paths(puzzle, result.solution.paths) == []
+    by_sat = solve(puzzle, **options, search=False)
+    assert (result.status, result.strict, result.unique) == (by_sat.status, by_sat.strict, by_sat.unique)
+    for answer in (result, by_sat):
+        if answer.solution is not None:
+            assert check_paths(puzzle, answer.solution.paths) == []
     return result
 
 
@@ -157,10 +161,10 @@ def test_random_solvable_boards_solve_and_check(colors, rows, cols, rng):
     assert check_paths(puzzle, result.solution.paths) == []
 
 
-@pytest.mark.parametrize("colors", ["binary", "one-hot"])
+@pytest.mark.parametrize(("colors", "search"), [("binary", False), ("one-hot", False), ("binary", True)])
 @settings(derandomize=True, deadline=None, max_examples=200)
 @given(st.integers(2, 4), st.integers(2, 4), st.integers(1, 3), st.randoms(use_true_random=False))
-def test_solver_agrees_with_brute_force(colors, rows, cols, flows, rng):
+def test_solver_agrees_with_brute_force(colors, search, rows, cols, flows, rng):
     cells = [(row, col) for row in range(rows) for col in range(cols)]
     chosen = rng.sample(cells, min(2 * flows, len(cells) - len(cells) % 2))
     grid = [["."] * cols for _ in range(rows)]
@@ -168,7 +172,8 @@ def test_solver_agrees_with_brute_force(colors, rows, cols, flows, rng):
         grid[row][col] = "ABC"[number // 2]
     puzzle = Puzzle.from_rows(["".join(line) for line in grid])
     strict, relaxed = count_solutions(puzzle)
-    result = solve(puzzle, unique=True, colors=colors)
+    # search=False: the SAT solver itself, which boards this small otherwise never reach
+    result = solve(puzzle, unique=True, colors=colors, search=search)
     if strict:
         assert result.status == "solved" and result.strict
         assert result.unique is (strict == 1)
@@ -280,7 +285,8 @@ def test_the_collector_stays_paused_through_the_search_and_comes_back(monkeypatc
     monkeypatch.setattr(sat._Search, "next_solution", spy)
     gc.enable()
     try:
-        assert solve(Puzzle.from_rows(["A..A", "B..B"]), unique=True).unique is True
+        # search=False: a board this small is otherwise searched without the SAT solver
+        assert solve(Puzzle.from_rows(["A..A", "B..B"]), unique=True, search=False).unique is True
         assert seen == [False, False] and gc.isenabled()
     finally:
         gc.enable()

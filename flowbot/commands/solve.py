@@ -11,6 +11,9 @@ NAME = "solve"
 HELP = "solve puzzle files and print the solutions"
 # A huge board otherwise runs for minutes without a word.
 DEFAULT_SOLVE_TIMEOUT = 60.0
+# Reading files and screenshots and solving them make no log records (tests/test_startup.py looks
+# at every kind of input): the logging module is loaded only for -v.
+LOGS = False
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,11 @@ from flowbot.errors import InputFileError, UsageError
 from flowbot.formats import read_input_bytes, read_text_file
 from flowbot.modes.solve_files import load_all
 from flowbot.progress import Progress
-from flowbot.solve.sat import ColorEncoding, solve
+from flowbot.solve.sat import solve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from flowbot.solve.sat import ColorEncoding
 
 # Corpus sets named after what they stand for; paths are relative to the shared corpus folder.
 CORPUS_SETS: dict[str, tuple[str, ...]] = {

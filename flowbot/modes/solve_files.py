@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import logging
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TextIO
 
 from flowbot.errors import FlowbotError, UsageError
 from flowbot.formats import Outputs
@@ -18,7 +15,10 @@ from flowbot.progress import Progress
 from flowbot.render import render_puzzle, render_solution
 from flowbot.solve.sat import SolveResult, solve
 
-log = logging.getLogger(__name__)
+# typing is for the type checker alone: its import is a few percent of a small solve's start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 # Exit codes of the solve contract: worst outcome wins.
 EXIT_SOLVED, EXIT_UNSOLVED, EXIT_BAD_INPUT = 0, 1, 2
@@ -48,7 +48,7 @@ def load_all(paths: Sequence[str], err: TextIO | None = None, images_only: bool 
         err.write(f"flowbot: {note}\n")
     loaded = []
     for path in inputs.files:
-        if Path(path).is_dir():
+        if os.path.isdir(path):
             loaded.append(Outcome(path, 0, None, None, empty_folder_error(path, inputs)))
             continue
         try:
@@ -146,6 +146,8 @@ def run_solve(
             progress.clear_line()
             err.write(f"flowbot: {outcome.error}\n")
         if as_json:
+            import json  # only --json needs it: here it is no cost to a text solve's start-up
+
             out.write(json.dumps(outcome_record(outcome, unique), ensure_ascii=False) + "\n")
             out.flush()
             progress.advance(f"{outcome.source} #{outcome.index}")

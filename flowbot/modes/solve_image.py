@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flowbot.errors import FlowbotError, UsageError
 from flowbot.formats import Outputs, image_format, read_input_bytes
 from flowbot.model import Solution
@@ -11,6 +9,8 @@ from flowbot.model import Solution
 
 def check_overlay_path(out_path: str) -> None:
     """Refuse an overlay name that is not *.png before any work (the file's own checks come from Outputs)."""
+    from pathlib import Path  # here: a text puzzle's solve never draws an overlay, nor needs pathlib
+
     if Path(out_path).suffix.lower() != ".png":
         raise UsageError(f"--overlay {out_path}: the overlay is a PNG file; name it *.png")
 

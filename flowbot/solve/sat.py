@@ -10,14 +10,19 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, pairwise
-from typing import Literal
 
 from flowbot.errors import SolveError
 from flowbot.lattice import ACROSS, DOWN, axis_of
 from flowbot.model import Cell, Puzzle, Solution
+from flowbot.solve.search import Budget, OutOfBudget, OutOfTime, find_solutions, searchable
 
-Status = Literal["solved", "unsolvable", "timeout"]
-ColorEncoding = Literal["binary", "one-hot"]
+# typing is for the type checker alone: its import is a few percent of a small solve's start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Status = Literal["solved", "unsolvable", "timeout"]
+    ColorEncoding = Literal["binary", "one-hot"]
 
 # glucose4 is incremental (loop cuts are added to the same solver) and can be interrupted.
 SOLVER_NAME = "glucose4"
@@ -433,19 +438,29 @@ def solve(
     timeout: float | None = None,
     allow_touching: bool = True,
     colors: ColorEncoding = "binary",
+    search: bool = True,
 ) -> SolveResult:
     """Solve a puzzle: strict Flow rules first, then (if allowed) paths that touch themselves.
 
     `colors` picks how cell colours are encoded; binary (the default) measured faster on every
-    corpus set (`flowbot bench --colors one-hot` reruns the comparison).
+    corpus set (`flowbot bench --colors one-hot` reruns the comparison). A small square board is
+    first searched exactly (flowbot.solve.search) unless `search` is False; the SAT solver takes it
+    when that search runs out of steps.
     """
     if timeout is not None and timeout <= 0:
         raise SolveError(f"timeout must be positive, got {timeout}")
     if colors not in ("binary", "one-hot"):
         raise SolveError(f"unknown colour encoding {colors!r} (binary or one-hot)")
+    spent = 0.0
+    if search and searchable(puzzle):
+        searched_at = time.perf_counter()
+        result = _searched(puzzle, unique=unique, allow_touching=allow_touching, timeout=timeout)
+        spent = time.perf_counter() - searched_at
+        if result is not None:
+            return replace(result, seconds=spent)
     _backend()  # loaded before the clock starts: solve time should not include the import
-    started = time.perf_counter()
-    deadline = _Deadline(timeout)
+    started = time.perf_counter() - spent
+    deadline = _Deadline(None if timeout is None else timeout - spent)
     binary = colors == "binary"
     result = _solve_with(puzzle, strict=True, unique=unique, deadline=deadline, binary=binary)
     if result.status == "unsolvable" and allow_touching:
@@ -453,6 +468,25 @@ def solve(
         if relaxed.status != "unsolvable":
             result = relaxed
     return replace(result, seconds=time.perf_counter() - started)
+
+
+def _searched(
+    puzzle: Puzzle, *, unique: bool, allow_touching: bool, timeout: float | None
+) -> SolveResult | None:
+    """The exact search's answer under the SAT solve's rules (strict first, then paths that touch
+    themselves if allowed), or None when it ran out of steps and proved nothing."""
+    budget = Budget(end=None if timeout is None else time.perf_counter() + timeout)
+    for strict in (True, False) if allow_touching else (True,):
+        try:
+            found = find_solutions(puzzle, strict=strict, limit=2 if unique else 1, budget=budget)
+        except OutOfBudget:
+            return None
+        except OutOfTime:
+            return SolveResult("timeout", strict=strict)
+        if found:
+            is_unique = len(found) == 1 if unique else None
+            return SolveResult("solved", Solution(puzzle, found[0]), is_unique, strict)
+    return SolveResult("unsolvable", strict=True)
 
 
 def _backend():
