@@ -160,10 +160,15 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
         assert "nothing more was pressed" in loop.last_reason
 
 
-@pytest.mark.parametrize("still_won", [True, False], ids=["board-still-shows", "win-screen"])
-def test_words_read_on_the_won_board_are_never_pressed(still_won, tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("still_won", "label", "presses"),
+    [(True, "\u00bb", 0), (True, "Next", 0), (False, "\u00bb 4", 0), (False, "Next \u00bb", 1)],
+    ids=["board-still-shows", "a-word-on-the-board", "an-arrow-on-a-changed-board", "win-screen-link"],
+)
+def test_words_read_on_the_won_board_are_never_pressed(still_won, label, presses, tmp_path, monkeypatch):
     # A won level's pipes once read as '»' (an arrow): the click cut a pipe of the won board. Where a
-    # win screen took the board's place, a link there is pressed as any other.
+    # win screen took the board's place, a link there that says a word of moving on is pressed as any
+    # other; an arrow alone there is what pipes under drifting bands read as (qtflowfree's '» 4').
     import numpy as np
 
     from flowbot.act.pointer import RecordingPointer
@@ -173,7 +178,7 @@ def test_words_read_on_the_won_board_are_never_pressed(still_won, tmp_path, monk
     from flowbot.modes import auto_clear
 
     screen = ImageScreen([np.full((300, 300, 3), 40, dtype=np.uint8)])
-    word = Control(100, 100, 30, 20, "\u00bb", "text")  # inside the board
+    word = Control(100, 100, 30, 20, label, "text")  # inside the board
     monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter([word]))
     pointer = RecordingPointer()
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
@@ -181,7 +186,7 @@ def test_words_read_on_the_won_board_are_never_pressed(still_won, tmp_path, monk
     loop._still_won = lambda frame: still_won
     board = Geometry(tuple(float(x) for x in range(20, 281, 52)), tuple(float(y) for y in range(20, 281, 52)))
     loop._press_controls(["A.A"], board)
-    assert [kind for kind, _, _ in pointer.events].count("down") == (0 if still_won else 1)
+    assert [kind for kind, _, _ in pointer.events].count("down") == presses
 
 
 def test_no_board_on_screen_stops_with_the_likely_cause_and_an_explained_picture(tmp_path):

@@ -125,6 +125,12 @@ def label_score(label: str) -> int:
     return score
 
 
+def names_move_on(label: str) -> bool:
+    """True when a label holds a word of moving on ("next", "continue", ...), not only an arrow: what
+    OCR reads off pipes and dots is symbols and stray letters, never such a word."""
+    return any(word in MOVE_ON for word in re.split(r"[^a-z]+", label.lower()))
+
+
 def is_forbidden(label: str) -> bool:
     """True for a label that must never be pressed (undo, restart, hint, buy, back, ...)."""
     words = re.split(r"[^a-z]+", label.lower())

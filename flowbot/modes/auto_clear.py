@@ -22,6 +22,7 @@ from flowbot.capture.controls import (
     Control,
     is_forbidden,
     label_score,
+    names_move_on,
     new_move_on_buttons,
     next_controls,
     says_won,
@@ -773,8 +774,13 @@ class AutoClear:
         for control in next_controls(frame.pixels, board, refused):
             if len(tried) >= MAX_CONTROLS_TRIED or self._changed_since(frame, window, tried):
                 break
-            if on_board and control.kind == "text" and _inside_bounds(control.center, board.bounds):
-                log.info("not pressing %r: words on the won board, not a control", control.label)
+            if (
+                board is not None
+                and control.kind == "text"
+                and _inside_bounds(control.center, board.bounds)
+                and (on_board or not names_move_on(control.label))
+            ):
+                log.info("not pressing %r: words on the board, not a control", control.label)
                 continue
             x, y = control.center
             came = self._try((x + frame.left, y + frame.top), previous, window)
