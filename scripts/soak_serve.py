@@ -30,10 +30,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
-from bench_serve import ROOT, MemorySampler, percentile, truth_screenshots
+from bench_serve import ROOT, MemorySampler, family, percentile, truth_screenshots
+
+from flowbot.serve.app import parse_server_timing
 
 # Seconds between the bytes of a slow upload and the lines of a slow head.
 TRICKLE = 5.0
@@ -100,11 +103,17 @@ def request_head(length: int, kind: str, close: bool = True) -> bytes:
 
 async def read_answer(reader: asyncio.StreamReader) -> tuple[int, dict]:
     """The status and JSON body of one answer on a raw connection."""
+    status, body, _ = await read_answer_and_head(reader)
+    return status, body
+
+
+async def read_answer_and_head(reader: asyncio.StreamReader) -> tuple[int, dict, dict[str, str]]:
+    """The status, JSON body and header fields (lower-case names) of one answer on a raw connection."""
     head = await reader.readuntil(b"\r\n\r\n")
-    fields = dict(line.split(b":", 1) for line in head.split(b"\r\n")[1:] if b":" in line)
-    length = int({name.strip().lower(): value for name, value in fields.items()}.get(b"content-length", b"0"))
-    body = await reader.readexactly(length)
-    return int(head.split()[1]), json.loads(body or b"{}")
+    pairs = (line.split(b":", 1) for line in head.split(b"\r\n")[1:] if b":" in line)
+    fields = {name.strip().lower().decode(): value.strip().decode("latin-1") for name, value in pairs}
+    body = await reader.readexactly(int(fields.get("content-length", "0")))
+    return int(head.split()[1]), json.loads(body or b"{}"), fields
 
 
 class Soak:
@@ -114,6 +123,7 @@ class Soak:
         self.host, self.port, self.until = host, port, until
         self.statuses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         self.real: list[dict] = []
+        self.lag: list[float] = []
 
     def address(self, block: int, index: int) -> str:
         """The loopback address attacker `index` of a kind (`block`) sends from."""
@@ -208,7 +218,7 @@ class Soak:
         try:
             reader, writer = await self.connect()
             writer.write(request_head(len(body), kind) + body)
-            status, answer = await asyncio.wait_for(read_answer(reader), 60)
+            status, answer, fields = await asyncio.wait_for(read_answer_and_head(reader), 60)
             writer.close()
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as error:
             return {
@@ -220,13 +230,24 @@ class Soak:
         seconds = time.perf_counter() - started
         solved = {"flow": "solved", "numbermatch": "won"}.get(answer.get("game", "flow"))
         correct = status == 200 and answer.get("puzzle") == truth and answer.get("status") == solved
+        # The server's own account (Server-Timing): receiving it, waiting for a worker, the worker's part.
+        timing = parse_server_timing(fields.get("server-timing", ""))
         return {
             "name": name,
             "status": status,
             "correct": correct,
             "seconds": seconds,
             "work": answer.get("elapsed"),
+            **{f"server_{part}": timing.get(part) for part in ("read", "queue", "work")},
         }
+
+    async def watch_lag(self, every: float = 0.1) -> None:
+        """How late this client's own event loop wakes (its share of a loaded machine): each oversleep."""
+        loop = asyncio.get_running_loop()
+        while time.monotonic() < self.until:
+            asked = loop.time()
+            await asyncio.sleep(every)
+            self.lag.append(loop.time() - asked - every)
 
 
 async def soak(host: str, port: int, args: argparse.Namespace, shots) -> Soak:
@@ -237,6 +258,7 @@ async def soak(host: str, port: int, args: argparse.Namespace, shots) -> Soak:
     tasks += [state.header_slow(index) for index in range(args.header_slow)]
     tasks += [state.costly(index, picture) for index in range(args.costly)]
     tasks.append(state.steady(shots))
+    tasks.append(state.watch_lag())
     await asyncio.gather(*tasks)
     return state
 
@@ -246,6 +268,24 @@ async def answers_normally(host: str, port: int, shots) -> bool:
     state = Soak(host, port, time.monotonic())
     results = [await state.one_real(shot) for shot in shots[:5]]
     return all(result["correct"] for result in results)
+
+
+def cpu_times(pids: list[int]) -> tuple[float, float]:
+    """Seconds the processes' threads ran on a CPU and waited for one (runnable), from
+    /proc/PID/task/TID/schedstat; processes gone count 0."""
+    ran = waited = 0
+    for pid in pids:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                fields = (task / "schedstat").read_text().split()
+            except OSError:
+                continue
+            ran, waited = ran + int(fields[0]), waited + int(fields[1])
+    return ran / 1e9, waited / 1e9
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,8 +305,14 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
     host, port = url.removeprefix("http://").rsplit(":", 1)
     sampler = MemorySampler(process.pid, every=0.1)
     sampler.start()
+    server_pids, client_pids = family(process.pid), [os.getpid()]
+    cpu_before = {name: cpu_times(pids) for name, pids in (("server", server_pids), ("client", client_pids))}
     try:
         state = asyncio.run(soak(host, int(port), args, shots))
+        cpu = {
+            name: [after - before for after, before in zip(cpu_times(pids), cpu_before[name], strict=True)]
+            for name, pids in (("server", server_pids), ("client", client_pids))
+        }
         after = asyncio.run(answers_normally(host, int(port), shots))
         sampler.stopping.set()
         sampler.join()
@@ -280,6 +326,11 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
     queued = [result["seconds"] - result["work"] for result in real if result.get("work") is not None]
     work = [result["work"] for result in real if result.get("work") is not None]
     wrong = [result for result in real if not result["correct"]]
+    served = [result for result in real if result.get("server_work") is not None]
+
+    def p95(values: list[float]) -> float | None:
+        return round(percentile(values, 0.95), 3) if values else None
+
     summary = {
         "seconds": args.seconds,
         "cores": os.cpu_count(),
@@ -291,6 +342,22 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
         "latency_max": round(max(seconds), 3) if seconds else None,
         "work_median": round(percentile(work, 0.5), 3) if work else None,
         "beyond_work_p95": round(percentile(queued, 0.95), 3) if queued else None,
+        # By the server's own clock: its worker's whole part (decode, read, solve, draw, JSON, the trip
+        # back), the time beyond it, and of that the wait for a worker's turn; the rest is outside the
+        # handler (this client's loop, the connection, sending).
+        "worker_median": round(percentile([r["server_work"] for r in served], 0.5), 3) if served else None,
+        "beyond_worker_p95": p95([r["seconds"] - r["server_work"] for r in served]),
+        "turn_wait_p95": p95([r["server_queue"] for r in served]),
+        "receiving_p95": p95([r["server_read"] for r in served]),
+        "outside_server_p95": p95(
+            [r["seconds"] - r["server_read"] - r["server_queue"] - r["server_work"] for r in served]
+        ),
+        "client_loop_lag_p95": p95(state.lag),
+        # Seconds on a CPU and waiting for one (runnable, not running) over the soak, from the kernel.
+        "server_cpu_s": round(cpu["server"][0], 1),
+        "server_cpu_wait_s": round(cpu["server"][1], 1),
+        "client_cpu_s": round(cpu["client"][0], 1),
+        "client_cpu_wait_s": round(cpu["client"][1], 1),
         "attackers": {kind: dict(counts) for kind, counts in state.statuses.items()},
         "server_peak_rss_mb": round(sampler.peak, 1),
         "answers_normally_after": after,
@@ -308,6 +375,18 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
             f"{summary['latency_median']} s, p95 {summary['latency_p95']} s, max {summary['latency_max']} s; "
             f"the server's own work median {summary['work_median']} s, "
             f"p95 beyond it {summary['beyond_work_p95']} s"
+        )
+        shown = summary
+        print(
+            f"  by the server's clock: worker's part median {shown['worker_median']} s, p95 beyond it "
+            f"{shown['beyond_worker_p95']} s, of which waiting for a worker p95 {shown['turn_wait_p95']} s, "
+            f"receiving p95 {shown['receiving_p95']} s, outside the server p95 "
+            f"{shown['outside_server_p95']} s (this client's loop late p95 {shown['client_loop_lag_p95']} s)"
+        )
+        print(
+            f"  CPU: server and workers ran {shown['server_cpu_s']} s and waited "
+            f"{shown['server_cpu_wait_s']} s for one; this client ran {shown['client_cpu_s']} s and waited "
+            f"{shown['client_cpu_wait_s']} s"
         )
         for kind, counts in summary["attackers"].items():
             print(f"  {kind}: " + ", ".join(f"{status} x{count}" for status, count in counts.items()))
