@@ -3,6 +3,7 @@ call to the dead display after the first that found it gone (python-xlib can han
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -105,6 +106,21 @@ def test_closing_a_broken_connection_is_no_error_and_marks_the_display_lost(monk
 
     display.close_connection(close)
     assert display.display_lost()
+
+
+@pytest.mark.parametrize("alive", [False, True])
+def test_an_adapters_own_error_on_a_display_just_gone_is_the_display_lost(monkeypatch, alive):
+    # pyautogui connects on its first use: the pointer adapter's "cannot read the mouse position"
+    # when the display went while calibrate waited for a person's answer.
+    from flowbot.act.pointer import PointerError
+
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: alive)
+    display.note_connected()
+    raises = pytest.raises(PointerError if alive else DisplayLost)
+    with raises as raised, display.display_call("reading the pointer's position"):
+        raise PointerError("cannot read the mouse position: Can't connect to display")
+    assert display.display_lost() is not alive
+    assert alive or "went away while reading the pointer's position" in str(raised.value)
 
 
 def test_the_cli_turns_a_display_library_error_into_one_line_and_status_13(monkeypatch, capsys):
@@ -401,3 +417,73 @@ def test_a_display_number_whose_server_was_killed_is_free_again(tmp_path):
     finally:
         lock.unlink(missing_ok=True)
     assert not display._lock_held(250)
+
+
+@live
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
+@pytest.mark.parametrize("answered", [0, 1], ids=["at-the-first-question", "after-the-first-corner"])
+def test_killing_the_display_while_calibrate_asks_ends_with_one_line_and_status_13(tmp_path, answered):
+    # Calibrating by pointing waits on a person: the display may go between two answers.
+    from tests.test_live_safety import SCREEN, start_game
+
+    with display.VirtualDisplay(*SCREEN) as screen:
+        game = start_game(_levels(tmp_path), tmp_path)
+        with _asking(tmp_path, "calibrate", "--name", "probe", "--manual") as (bot, answer):
+            for _ in range(answered):
+                answer("BOTTOM-RIGHT")
+            screen.process.kill()
+            answer(None)
+            _, err = bot.communicate(timeout=30)
+        game_status = _ended(game, 10)
+    _assert_one_line_and_status_13(bot, err, game_status)
+    assert not (tmp_path / "calibration").exists()  # no profile of a display that went
+
+
+@live
+def test_calibrate_on_a_display_already_gone_is_one_line_and_status_6(tmp_path):
+    with display.VirtualDisplay(320, 240) as screen:
+        screen.process.kill()
+        screen.process.wait()
+        checked = subprocess.run(
+            [sys.executable, "-m", "flowbot", "calibrate", "--check"], capture_output=True, text=True,
+            cwd=tmp_path, timeout=60,
+        )  # fmt: skip
+    assert "Traceback" not in checked.stderr, checked.stderr
+    lines = [line for line in checked.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("flowbot: "), checked.stderr
+    assert checked.returncode == 6, checked.stderr
+
+
+@contextlib.contextmanager
+def _asking(tmp_path: Path, *command: str):
+    """`flowbot COMMAND` with a terminal for its questions: yields the process and `answer(expected)`,
+    which presses Enter once the question asked is on screen (then waits for the one containing
+    `expected`, when given)."""
+    terminal, their_end = os.openpty()  # --manual asks only where a person can answer
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "flowbot", *command], stdin=their_end, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+    os.close(their_end)
+    shown = []
+
+    def until(words: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while words not in "".join(shown):
+            assert bot.poll() is None, f"it ended first: {''.join(shown)}"
+            assert time.monotonic() < deadline, f"no question with {words!r} in {timeout} s: {''.join(shown)}"
+            shown.append(os.read(bot.stdout.fileno(), 4096).decode())
+
+    def answer(expected: str | None) -> None:
+        os.write(terminal, b"\n")
+        if expected is not None:
+            until(expected)
+
+    try:
+        until("TOP-LEFT")
+        yield bot, answer
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+        os.close(terminal)
