@@ -456,8 +456,8 @@ def test_calibrate_on_a_display_already_gone_is_one_line_and_status_6(tmp_path):
 
 @contextlib.contextmanager
 def _asking(tmp_path: Path, *command: str):
-    """`flowbot COMMAND` with a terminal for its questions: yields the process and `answer(expected)`,
-    which presses Enter once the question asked is on screen (then waits for the one containing
+    """`flowbot COMMAND` with a terminal for its questions: yields the process and `answer(expected,
+    text)`, which types `text` and Enter to the question asked (then waits for the one containing
     `expected`, when given)."""
     terminal, their_end = os.openpty()  # --manual asks only where a person can answer
     bot = subprocess.Popen(
@@ -475,8 +475,8 @@ def _asking(tmp_path: Path, *command: str):
             assert time.monotonic() < deadline, f"no question with {words!r} in {timeout} s: {''.join(shown)}"
             shown.append(os.read(bot.stdout.fileno(), 4096).decode())
 
-    def answer(expected: str | None) -> None:
-        os.write(terminal, b"\n")
+    def answer(expected: str | None, text: str = "") -> None:
+        os.write(terminal, text.encode() + b"\n")
         if expected is not None:
             until(expected)
 
