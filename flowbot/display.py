@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from flowbot.errors import DisplayLost, FlowbotError
+from flowbot.errors import DisplayLost, FlowbotError, StopRun
 
 log = logging.getLogger(__name__)
 
@@ -113,13 +113,16 @@ _used: list[str] = []
 def display_call(what: str) -> Iterator[None]:
     """Around a call to the display (a capture, a pointer move, a look at the windows): when it fails
     because the display is gone, DisplayLost naming `what` was being done, instead of mss's or
-    python-xlib's own errors (an AssertionError, a TypeError, a broken pipe)."""
+    python-xlib's own errors (an AssertionError, a TypeError, a broken pipe), or an adapter's own
+    error (the pointer that cannot connect to a display that has just gone)."""
     if _lost:
         raise DisplayLost(_lost[0])
     try:
         yield
-    except FlowbotError:
-        raise
+    except FlowbotError as error:
+        if isinstance(error, StopRun) or not display_used() or display_alive():
+            raise  # a stop of its own, or the adapter's error about a display that is there
+        raise DisplayLost(mark_lost(what)) from None
     except Exception as error:
         if display_alive() and not connection_broken(error):
             raise

@@ -13,7 +13,8 @@ per address), as clients on a network would. Everything is bounded: the counts a
 and a 60 s timeout per answer. It prints correct/total of the real uploads, their latency
 (median, p95, max), the median of the server's own work on them (`elapsed`), the attackers'
 answers by status, the server's peak memory (server and workers together), and whether it still
-answers normally after. Status 1 when a real upload was answered wrongly or not at all.
+answers normally after, and whether the targets below were met. Status 1 when a real upload was
+answered wrongly or not at all, or a target was missed.
 """
 
 from __future__ import annotations
@@ -30,15 +31,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
-from bench_serve import ROOT, MemorySampler, percentile, truth_screenshots
+from bench_serve import ROOT, MemorySampler, family, percentile, truth_screenshots
+
+from flowbot.serve.app import parse_server_timing
 
 # Seconds between the bytes of a slow upload and the lines of a slow head.
 TRICKLE = 5.0
 # Attackers per loopback address: under the server's cap per address, as distinct clients would be.
 PER_ADDRESS = 4
+# What the server must keep to under all that (issue 24): seconds a real upload waits beyond its own
+# work (p95; its work as the answer's `elapsed` says, the stricter measure), and peak memory in MB.
+TARGET_BEYOND_WORK = 3.0
+TARGET_PEAK_MB = 1000.0
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -100,11 +108,17 @@ def request_head(length: int, kind: str, close: bool = True) -> bytes:
 
 async def read_answer(reader: asyncio.StreamReader) -> tuple[int, dict]:
     """The status and JSON body of one answer on a raw connection."""
+    status, body, _ = await read_answer_and_head(reader)
+    return status, body
+
+
+async def read_answer_and_head(reader: asyncio.StreamReader) -> tuple[int, dict, dict[str, str]]:
+    """The status, JSON body and header fields (lower-case names) of one answer on a raw connection."""
     head = await reader.readuntil(b"\r\n\r\n")
-    fields = dict(line.split(b":", 1) for line in head.split(b"\r\n")[1:] if b":" in line)
-    length = int({name.strip().lower(): value for name, value in fields.items()}.get(b"content-length", b"0"))
-    body = await reader.readexactly(length)
-    return int(head.split()[1]), json.loads(body or b"{}")
+    pairs = (line.split(b":", 1) for line in head.split(b"\r\n")[1:] if b":" in line)
+    fields = {name.strip().lower().decode(): value.strip().decode("latin-1") for name, value in pairs}
+    body = await reader.readexactly(int(fields.get("content-length", "0")))
+    return int(head.split()[1]), json.loads(body or b"{}"), fields
 
 
 class Soak:
@@ -114,6 +128,7 @@ class Soak:
         self.host, self.port, self.until = host, port, until
         self.statuses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         self.real: list[dict] = []
+        self.lag: list[float] = []
 
     def address(self, block: int, index: int) -> str:
         """The loopback address attacker `index` of a kind (`block`) sends from."""
@@ -208,7 +223,7 @@ class Soak:
         try:
             reader, writer = await self.connect()
             writer.write(request_head(len(body), kind) + body)
-            status, answer = await asyncio.wait_for(read_answer(reader), 60)
+            status, answer, fields = await asyncio.wait_for(read_answer_and_head(reader), 60)
             writer.close()
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as error:
             return {
@@ -220,13 +235,24 @@ class Soak:
         seconds = time.perf_counter() - started
         solved = {"flow": "solved", "numbermatch": "won"}.get(answer.get("game", "flow"))
         correct = status == 200 and answer.get("puzzle") == truth and answer.get("status") == solved
+        # The server's own account (Server-Timing): receiving it, waiting for a worker, the worker's part.
+        timing = parse_server_timing(fields.get("server-timing", ""))
         return {
             "name": name,
             "status": status,
             "correct": correct,
             "seconds": seconds,
             "work": answer.get("elapsed"),
+            **{f"server_{part}": timing.get(part) for part in ("read", "queue", "work")},
         }
+
+    async def watch_lag(self, every: float = 0.1) -> None:
+        """How late this client's own event loop wakes (its share of a loaded machine): each oversleep."""
+        loop = asyncio.get_running_loop()
+        while time.monotonic() < self.until:
+            asked = loop.time()
+            await asyncio.sleep(every)
+            self.lag.append(loop.time() - asked - every)
 
 
 async def soak(host: str, port: int, args: argparse.Namespace, shots) -> Soak:
@@ -237,6 +263,7 @@ async def soak(host: str, port: int, args: argparse.Namespace, shots) -> Soak:
     tasks += [state.header_slow(index) for index in range(args.header_slow)]
     tasks += [state.costly(index, picture) for index in range(args.costly)]
     tasks.append(state.steady(shots))
+    tasks.append(state.watch_lag())
     await asyncio.gather(*tasks)
     return state
 
@@ -246,6 +273,20 @@ async def answers_normally(host: str, port: int, shots) -> bool:
     state = Soak(host, port, time.monotonic())
     results = [await state.one_real(shot) for shot in shots[:5]]
     return all(result["correct"] for result in results)
+
+
+def cpu_times(pids: list[int]) -> tuple[float, float]:
+    """Seconds the processes' main threads (where the server's event loop and each worker's reading
+    run) spent on a CPU and waiting for one while runnable, from /proc/PID/schedstat; gone ones count 0.
+    Waiting about as long as running means each job took twice its CPU time: the machine's other work."""
+    ran = waited = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+        except OSError:
+            continue
+        ran, waited = ran + int(fields[0]), waited + int(fields[1])
+    return ran / 1e9, waited / 1e9
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,8 +306,14 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
     host, port = url.removeprefix("http://").rsplit(":", 1)
     sampler = MemorySampler(process.pid, every=0.1)
     sampler.start()
+    server_pids, client_pids = family(process.pid), [os.getpid()]
+    cpu_before = {name: cpu_times(pids) for name, pids in (("server", server_pids), ("client", client_pids))}
     try:
         state = asyncio.run(soak(host, int(port), args, shots))
+        cpu = {
+            name: [after - before for after, before in zip(cpu_times(pids), cpu_before[name], strict=True)]
+            for name, pids in (("server", server_pids), ("client", client_pids))
+        }
         after = asyncio.run(answers_normally(host, int(port), shots))
         sampler.stopping.set()
         sampler.join()
@@ -280,6 +327,11 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
     queued = [result["seconds"] - result["work"] for result in real if result.get("work") is not None]
     work = [result["work"] for result in real if result.get("work") is not None]
     wrong = [result for result in real if not result["correct"]]
+    served = [result for result in real if result.get("server_work") is not None]
+
+    def p95(values: list[float]) -> float | None:
+        return round(percentile(values, 0.95), 3) if values else None
+
     summary = {
         "seconds": args.seconds,
         "cores": os.cpu_count(),
@@ -291,6 +343,22 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
         "latency_max": round(max(seconds), 3) if seconds else None,
         "work_median": round(percentile(work, 0.5), 3) if work else None,
         "beyond_work_p95": round(percentile(queued, 0.95), 3) if queued else None,
+        # By the server's own clock: its worker's whole part (decode, read, solve, draw, JSON, the trip
+        # back), the time beyond it, and of that the wait for a worker's turn; the rest is outside the
+        # handler (this client's loop, the connection, sending).
+        "worker_median": round(percentile([r["server_work"] for r in served], 0.5), 3) if served else None,
+        "beyond_worker_p95": p95([r["seconds"] - r["server_work"] for r in served]),
+        "turn_wait_p95": p95([r["server_queue"] for r in served]),
+        "receiving_p95": p95([r["server_read"] for r in served]),
+        "outside_server_p95": p95(
+            [r["seconds"] - r["server_read"] - r["server_queue"] - r["server_work"] for r in served]
+        ),
+        "client_loop_lag_p95": p95(state.lag),
+        # Seconds the main threads spent on a CPU and waiting for one over the soak, from the kernel.
+        "server_cpu_s": round(cpu["server"][0], 1),
+        "server_cpu_wait_s": round(cpu["server"][1], 1),
+        "client_cpu_s": round(cpu["client"][0], 1),
+        "client_cpu_wait_s": round(cpu["client"][1], 1),
         "attackers": {kind: dict(counts) for kind, counts in state.statuses.items()},
         "server_peak_rss_mb": round(sampler.peak, 1),
         "answers_normally_after": after,
@@ -298,6 +366,7 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
         "server_log_lines": len(said),
         "server_tracebacks": sum("Traceback" in line for line in said),
     }
+    summary["targets_missed"] = missed_targets(summary)
     if args.json:
         print(json.dumps(summary, default=str))
     else:
@@ -309,6 +378,18 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
             f"the server's own work median {summary['work_median']} s, "
             f"p95 beyond it {summary['beyond_work_p95']} s"
         )
+        shown = summary
+        print(
+            f"  by the server's clock: worker's part median {shown['worker_median']} s, p95 beyond it "
+            f"{shown['beyond_worker_p95']} s, of which waiting for a worker p95 {shown['turn_wait_p95']} s, "
+            f"receiving p95 {shown['receiving_p95']} s, outside the server p95 "
+            f"{shown['outside_server_p95']} s (this client's loop late p95 {shown['client_loop_lag_p95']} s)"
+        )
+        print(
+            f"  CPU (main threads): server and workers ran {shown['server_cpu_s']} s and waited "
+            f"{shown['server_cpu_wait_s']} s for one; this client ran {shown['client_cpu_s']} s and waited "
+            f"{shown['client_cpu_wait_s']} s"
+        )
         for kind, counts in summary["attackers"].items():
             print(f"  {kind}: " + ", ".join(f"{status} x{count}" for status, count in counts.items()))
         print(
@@ -316,9 +397,26 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
             f"answers normally after: {after}; stopped with status {process.returncode}; server log "
             f"{len(said)} lines, {summary['server_tracebacks']} tracebacks"
         )
+        print(
+            f"targets (p95 beyond its own work under {TARGET_BEYOND_WORK:g} s, peak memory under "
+            f"{TARGET_PEAK_MB:g} MB): {'missed' if summary['targets_missed'] else 'met'}"
+        )
         for result in wrong:
             print(f"wrong or missing answer: {result}", file=sys.stderr)
-    return 1 if wrong or not after else 0
+    for target in summary["targets_missed"]:
+        print(f"target missed: {target}", file=sys.stderr)
+    return 1 if wrong or not after or summary["targets_missed"] else 0
+
+
+def missed_targets(summary: dict) -> list[str]:
+    """The targets the soak's figures missed, each in a sentence (none: all met)."""
+    missed = []
+    beyond = summary["beyond_work_p95"]
+    if beyond is None or beyond >= TARGET_BEYOND_WORK:
+        missed.append(f"p95 beyond its own work {beyond} s, not under {TARGET_BEYOND_WORK:g} s")
+    if summary["server_peak_rss_mb"] >= TARGET_PEAK_MB:
+        missed.append(f"peak memory {summary['server_peak_rss_mb']} MB, not under {TARGET_PEAK_MB:g} MB")
+    return missed
 
 
 if __name__ == "__main__":

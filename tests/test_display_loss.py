@@ -3,12 +3,16 @@ call to the dead display after the first that found it gone (python-xlib can han
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -104,6 +108,21 @@ def test_closing_a_broken_connection_is_no_error_and_marks_the_display_lost(monk
     assert display.display_lost()
 
 
+@pytest.mark.parametrize("alive", [False, True])
+def test_an_adapters_own_error_on_a_display_just_gone_is_the_display_lost(monkeypatch, alive):
+    # pyautogui connects on its first use: the pointer adapter's "cannot read the mouse position"
+    # when the display went while calibrate waited for a person's answer.
+    from flowbot.act.pointer import PointerError
+
+    monkeypatch.setattr(display, "display_alive", lambda *args, **kwargs: alive)
+    display.note_connected()
+    raises = pytest.raises(PointerError if alive else DisplayLost)
+    with raises as raised, display.display_call("reading the pointer's position"):
+        raise PointerError("cannot read the mouse position: Can't connect to display")
+    assert display.display_lost() is not alive
+    assert alive or "went away while reading the pointer's position" in str(raised.value)
+
+
 def test_the_cli_turns_a_display_library_error_into_one_line_and_status_13(monkeypatch, capsys):
     def run(argv):
         display.note_connected()
@@ -164,105 +183,102 @@ def test_display_alive_tells_a_running_x_server_from_a_killed_one():
         assert not display.display_lost()  # a new server: the lost one was an earlier one
 
 
+# The moments the display is killed at, each waited for from outside the bot (its own pointer watch
+# or the game's --results), so that the kill lands there every run:
+# - "drag": the bot holds the mouse button down (a Flow stroke, a Number Match click);
+# - "verdict": the game took the level (Flow without a dialog moves on at once and writes its result;
+#   Number Match writes a cleared board's and deals the next): the bot is checking what it did;
+# - "next level": Flow's dialog clicked (the game wrote the level's result as it left it), or Number
+#   Match's next board pressed: the bot is on the next level.
+MOMENTS = ("drag", "verdict", "next level")
+# A slow stroke for "drag": the kill lands while the button is held even on a loaded machine.
+DRAGGING = ("--move-delay", "0.1")
+
+
 @live
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
-def test_killing_the_display_mid_run_ends_auto_clear_with_one_line_and_status_13(tmp_path):
-    # Killed once a level is cleared, as the bot reads the next: every call to the display fails.
-    from tests.test_live_safety import SLOW, start_bot, start_game
+@pytest.mark.parametrize("command", ["auto-clear", "scrape"])
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_killing_the_display_mid_flow_run_ends_with_one_line_and_status_13(tmp_path, command, moment):
+    from tests.test_live_safety import GAME_AT, SCREEN, TITLE, WINDOW, start_window
 
-    folder = _levels(tmp_path)
-    with display.VirtualDisplay(800, 1060) as screen:
-        game = start_game(folder, tmp_path)
-        try:
-            bot = start_bot("--count", "3", *SLOW)
-            _wait_for_a_press(tmp_path, bot)
-            screen.process.kill()
-            out, err = bot.communicate(timeout=60)
-        finally:
-            if bot.poll() is None:
-                bot.kill()
+    folder, results, pack = _levels(tmp_path), tmp_path / "results.jsonl", tmp_path / "scraped"
+    looks = ["--no-dialog"] if moment == "verdict" else []
+    game_command = [sys.executable, "-m", "flowbot", "game", "--folder", str(folder), "--results",
+                    str(results), "--size", f"{WINDOW[0]}x{WINDOW[1]}", "--title", TITLE, *looks]  # fmt: skip
+    options = ["--out", str(pack)] if command == "scrape" else []
+    options += [*DRAGGING] if moment == "drag" else []
+    with display.VirtualDisplay(*SCREEN) as screen:
+        game = start_window(game_command, GAME_AT)
+        bot = _start_bot(tmp_path, command, "--count", "3", *options)
+        out, err = _killed_at(screen, bot, _moment(moment, results, next_level="up"))
         game_status = _ended(game, 10)
-    assert "Traceback" not in err, err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "went away" in lines[0], err
-    assert bot.returncode == 13, (out, err)
-    assert "cleared 1 of" in out and "went away" in out  # the summary of what was done, before the line
-    assert game_status.startswith("exited"), "the bundled game outlived its display"
+    _assert_one_line_and_status_13(bot, err, game_status)
+    # Where the kill landed, by the game's own account: mid-drag no level was left, else level 1 solved.
+    left = [(result["level"], result["solved"]) for result in _results(results)]
+    assert left == ([] if moment == "drag" else [(1, True)]), left
+    if command == "auto-clear":
+        # The summary before the line; a level the game took may not be counted yet (not yet checked).
+        assert re.match(r"cleared [01] of 3 .*stopped: the display .* went away", out), out
+    else:
+        kept = sorted(pack.glob("[0-9][0-9][0-9].json"))
+        assert kept and f"saved {len(kept)}," in out and "went away" in out, out  # what was saved is kept
 
 
 @live
-@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
-def test_killing_the_display_mid_scrape_keeps_what_was_saved_and_ends_with_status_13(tmp_path):
-    import os
-    import sys
-
-    from tests.test_live_safety import SLOW, start_game
-
-    folder, pack = _levels(tmp_path), tmp_path / "scraped"
-    with display.VirtualDisplay(800, 1060) as screen:
-        game = start_game(folder, tmp_path)
-        bot = subprocess.Popen(
-            [sys.executable, "-m", "flowbot", "scrape", "--out", str(pack), "--count", "3", *SLOW],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while not (pack / "001.json").exists() and bot.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert (pack / "001.json").exists(), "the scrape saved nothing in 60 s"
-            screen.process.kill()
-            out, err = bot.communicate(timeout=60)
-        finally:
-            if bot.poll() is None:
-                bot.kill()
-        _ended(game, 10)
-    assert "Traceback" not in err, err
-    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("\r")]
-    assert len(lines) == 1 and "went away" in lines[-1], err
-    assert bot.returncode == 13, (out, err)
-    kept = sorted(pack.glob("[0-9][0-9][0-9].json"))
-    assert kept and f"saved {len(kept)}," in out  # the summary, and the levels saved are kept
-
-
-@live
-@pytest.mark.parametrize("when", ["first click", "first board"])
-def test_killing_the_display_mid_run_ends_the_number_match_bot_with_one_line_and_status_13(tmp_path, when):
-    # Killed at the bot's first click (mid-board), or once the game took a whole board (as the bot
-    # looks for the next).
-    import os
-    import sys
-
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_killing_the_display_mid_run_ends_the_number_match_bot_with_one_line_and_status_13(tmp_path, moment):
     from tests.test_numbermatch_live import WINDOW
     from tests.test_numbermatch_live import start_game as start_numbermatch
 
     results = tmp_path / "results.jsonl"
     with display.VirtualDisplay(700, 800) as screen:
         game = start_numbermatch(results, "--seed", "3")
-        bot = subprocess.Popen(
-            [sys.executable, "-m", "flowbot", "auto-clear", "--numbermatch", "--count", "3",
-             "--region", f"0,0,{WINDOW[0]},{WINDOW[1]}"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
-        )  # fmt: skip
-        try:
-            if when == "first click":
-                _wait_for_the_first_click(bot)
-            else:
-                _wait_for_a_press(tmp_path, bot)
-            screen.process.kill()
-            out, err = bot.communicate(timeout=30)
-        finally:
-            if bot.poll() is None:
-                bot.kill()
+        bot = _start_bot(tmp_path, "auto-clear", "--numbermatch", "--count", "3",
+                         "--region", f"0,0,{WINDOW[0]},{WINDOW[1]}")  # fmt: skip
+        out, err = _killed_at(screen, bot, _moment(moment, results, next_level="press"))
         game_status = _ended(game, 10)
-    assert "Traceback" not in err, err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "went away" in lines[0], err
-    assert bot.returncode == 13, (out, err)
+    _assert_one_line_and_status_13(bot, err, game_status)
+    left = [result["cleared"] for result in _results(results)]
+    assert left == ([] if moment == "drag" else [True]), left
     # The summary first; the board the game took may not be counted yet (the bot had not seen it go).
     assert re.match(r"cleared [01] of 3 Number Match boards .*stopped: the display .* went away", out), out
-    assert game_status.startswith("exited"), "the Number Match game outlived its display"
+
+
+def _start_bot(tmp_path: Path, command: str, *options: str) -> subprocess.Popen:
+    """`flowbot COMMAND` as its own process on this checkout's code, in the test's folder (where any
+    failure picture goes)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "flowbot", command, *options],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+
+
+def _killed_at(screen: display.VirtualDisplay, bot: subprocess.Popen, wait: Callable[[subprocess.Popen], None]
+               ) -> tuple[str, str]:  # fmt: skip
+    """Kill the display's server once `wait(bot)` returns; the bot's stdout and stderr once it ended."""
+    try:
+        wait(bot)
+        screen.process.kill()
+        return bot.communicate(timeout=60)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+
+
+def _assert_one_line_and_status_13(bot: subprocess.Popen, err: str, game_status: str) -> None:
+    """What every kill must give: one line on stderr saying so, status 13, no traceback, the game gone."""
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("\r")]  # not progress
+    assert len(lines) == 1 and lines[0].startswith("flowbot: the display") and "went away" in lines[0], err
+    assert bot.returncode == 13, err
+    assert game_status.startswith("exited"), "the game outlived its display"
+
+
+def _results(path: Path) -> list[dict]:
+    """The game's results file, a line a level (none when it wrote nothing)."""
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def _levels(tmp_path):
@@ -281,29 +297,49 @@ def _levels(tmp_path):
     return folder
 
 
-def _wait_for_a_press(tmp_path, bot, timeout: float = 60) -> None:
-    """Wait until the bot has cleared a level and is on the next: the game's results file has a line."""
-    deadline = time.monotonic() + timeout
-    results = tmp_path / "results.jsonl"
-    while time.monotonic() < deadline and bot.poll() is None:
-        if results.exists() and results.read_text().strip():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"the bot drew nothing in {timeout} s: {bot.poll()}")
+def _moment(moment: str, results: Path, next_level: str) -> Callable[[subprocess.Popen], None]:
+    """The wait for one of the MOMENTS; on the next level, the mouse button `next_level` ("up": the
+    click that moved on is done; "press": the first on the next board)."""
+    if moment == "drag":
+        return _until_held
+    return _until_left(results, next_level if moment == "next level" else None)
 
 
-def _wait_for_the_first_click(bot, timeout: float = 60) -> None:
-    """Wait until the bot holds the mouse button down for the first time (seen by a watcher of its own,
-    closed before the display is killed)."""
+def _until_left(results: Path, then: str | None, timeout: float = 60) -> Callable[[subprocess.Popen], None]:
+    """A wait until the game wrote its first result (the level left: taken, or moved on from); then,
+    with `then`, until the mouse button is "up" (the click that moved on done) or a new "press"."""
+
+    def wait(bot: subprocess.Popen) -> None:
+        deadline = time.monotonic() + timeout
+        while not (results.exists() and results.read_text().strip()):
+            assert bot.poll() is None, f"the bot ended first: {bot.communicate()}"
+            assert time.monotonic() < deadline, f"the game left no level in {timeout} s"
+            time.sleep(0.01)
+        if then is not None:
+            _until_pointer(bot, then, timeout)
+
+    return wait
+
+
+def _until_held(bot: subprocess.Popen, timeout: float = 60) -> None:
+    """Wait until the bot holds the mouse button down."""
+    _until_pointer(bot, "down", timeout)
+
+
+def _until_pointer(bot: subprocess.Popen, state: str, timeout: float = 60) -> None:
+    """Wait until the mouse button is `state`: "down", "up", or a "press" begun after this call (seen by
+    a watcher of its own, closed before the display is killed)."""
     from tests.test_live_safety import PointerWatch
 
     watch = PointerWatch()
     try:
-        deadline = time.monotonic() + timeout
-        while not watch.presses and bot.poll() is None:
-            assert time.monotonic() < deadline, f"the bot pressed nothing in {timeout} s"
-            time.sleep(0.005)
-        assert watch.presses, f"the bot ended before pressing: {bot.poll()}"
+        if state in ("up", "press"):  # a click still down as the game moved on is not the next one
+            watch.wait(lambda seen: not seen.held or bot.poll() is not None, timeout)
+        if state in ("down", "press"):
+            watch.wait(lambda seen: seen.held or bot.poll() is not None, timeout)
+        assert watch.held == (state != "up") and bot.poll() is None, (
+            f"the bot ended first: {bot.communicate()}"
+        )
     finally:
         watch.stop()
 
@@ -381,3 +417,73 @@ def test_a_display_number_whose_server_was_killed_is_free_again(tmp_path):
     finally:
         lock.unlink(missing_ok=True)
     assert not display._lock_held(250)
+
+
+@live
+@pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
+@pytest.mark.parametrize("answered", [0, 1], ids=["at-the-first-question", "after-the-first-corner"])
+def test_killing_the_display_while_calibrate_asks_ends_with_one_line_and_status_13(tmp_path, answered):
+    # Calibrating by pointing waits on a person: the display may go between two answers.
+    from tests.test_live_safety import SCREEN, start_game
+
+    with display.VirtualDisplay(*SCREEN) as screen:
+        game = start_game(_levels(tmp_path), tmp_path)
+        with _asking(tmp_path, "calibrate", "--name", "probe", "--manual") as (bot, answer):
+            for _ in range(answered):
+                answer("BOTTOM-RIGHT")
+            screen.process.kill()
+            answer(None)
+            _, err = bot.communicate(timeout=30)
+        game_status = _ended(game, 10)
+    _assert_one_line_and_status_13(bot, err, game_status)
+    assert not (tmp_path / "calibration").exists()  # no profile of a display that went
+
+
+@live
+def test_calibrate_on_a_display_already_gone_is_one_line_and_status_6(tmp_path):
+    with display.VirtualDisplay(320, 240) as screen:
+        screen.process.kill()
+        screen.process.wait()
+        checked = subprocess.run(
+            [sys.executable, "-m", "flowbot", "calibrate", "--check"], capture_output=True, text=True,
+            cwd=tmp_path, timeout=60,
+        )  # fmt: skip
+    assert "Traceback" not in checked.stderr, checked.stderr
+    lines = [line for line in checked.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("flowbot: "), checked.stderr
+    assert checked.returncode == 6, checked.stderr
+
+
+@contextlib.contextmanager
+def _asking(tmp_path: Path, *command: str):
+    """`flowbot COMMAND` with a terminal for its questions: yields the process and `answer(expected,
+    text)`, which types `text` and Enter to the question asked (then waits for the one containing
+    `expected`, when given)."""
+    terminal, their_end = os.openpty()  # --manual asks only where a person can answer
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "flowbot", *command], stdin=their_end, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+    os.close(their_end)
+    shown = []
+
+    def until(words: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while words not in "".join(shown):
+            assert bot.poll() is None, f"it ended first: {''.join(shown)}"
+            assert time.monotonic() < deadline, f"no question with {words!r} in {timeout} s: {''.join(shown)}"
+            shown.append(os.read(bot.stdout.fileno(), 4096).decode())
+
+    def answer(expected: str | None, text: str = "") -> None:
+        os.write(terminal, text.encode() + b"\n")
+        if expected is not None:
+            until(expected)
+
+    try:
+        until("TOP-LEFT")
+        yield bot, answer
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+        os.close(terminal)

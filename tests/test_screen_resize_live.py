@@ -118,3 +118,70 @@ def test_the_number_match_bot_on_a_screen_resized_at_its_first_click(tmp_path, s
         lines = [line for line in err.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("flowbot: the screen changed size"), err
         assert "screen changed size" in out, out  # the summary first
+
+
+@pytest.mark.parametrize(
+    ("size", "status", "words"),
+    [("700x1010", 0, "profile saved"), ("500x700", 8, "automatic calibration failed")],
+    ids=["still-holds-the-game", "cuts-the-game-off"],
+)
+def test_calibrate_on_a_resized_screen_listing_no_monitor_saves_or_says_why_in_one_line(
+    tmp_path, size, status, words
+):
+    import json
+    import sys
+
+    from tests.test_display_loss import _levels
+    from tests.test_live_safety import SCREEN, start_game
+
+    with display.VirtualDisplay(*SCREEN):
+        game = start_game(_levels(tmp_path), tmp_path)
+        try:
+            subprocess.run(["xrandr", "--fb", size], capture_output=True, check=False)
+            calibrated = subprocess.run(
+                [sys.executable, "-m", "flowbot", "calibrate", "--name", "probe"], capture_output=True,
+                text=True, cwd=tmp_path, timeout=60, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        finally:
+            display.end_process(game)
+    said = calibrated.stdout if status == 0 else calibrated.stderr
+    assert "Traceback" not in calibrated.stderr, calibrated.stderr
+    assert calibrated.returncode == status, calibrated.stderr
+    assert len([line for line in said.splitlines() if line.strip()]) == 1 and words in said, said
+    if status == 0:
+        left, top, width, height = json.loads((tmp_path / "calibration" / "probe.json").read_text())["region"]
+        right, bottom = map(int, size.split("x"))
+        assert left >= 0 and top >= 0 and left + width <= right and top + height <= bottom
+
+
+def test_calibrate_asking_on_a_screen_shrunk_under_the_game_stops_with_one_line_and_status_11(tmp_path):
+    # Calibrating by pointing: the screen shrinks between the two corners, from under the game.
+    from flowbot.capture.board import find_board
+    from flowbot.capture.screen import MssScreen
+    from tests.test_display_loss import _asking, _levels
+    from tests.test_live_safety import SCREEN, start_game
+
+    with display.VirtualDisplay(*SCREEN):
+        game = start_game(_levels(tmp_path), tmp_path)
+        screen = MssScreen()
+        try:
+            board = find_board(screen.grab().pixels).geometry
+        finally:
+            screen.close()
+        try:
+            with _asking(tmp_path, "calibrate", "--name", "probe", "--manual") as (bot, answer):
+                subprocess.run(["xdotool", "mousemove", str(round(board.xs[0])), str(round(board.ys[0]))])
+                answer("BOTTOM-RIGHT")
+                subprocess.run(["xrandr", "--fb", "500x700"], capture_output=True, check=False)
+                subprocess.run(["xdotool", "mousemove", str(round(board.xs[-1])), str(round(board.ys[-1]))])
+                answer("rows")
+                answer("NEXT LEVEL", f"{board.rows}x{board.cols}")
+                answer(None, "s")
+                _, err = bot.communicate(timeout=30)
+        finally:
+            display.end_process(game)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("flowbot: the screen changed size to 500x700"), err
+    assert bot.returncode == 11, err
+    assert not (tmp_path / "calibration").exists()

@@ -221,3 +221,35 @@ def _pixels(image) -> int:
     """An image file's pixel count, from its header."""
     width, height = image_size(image.read_bytes())
     return width * height
+
+
+def test_an_answer_says_how_long_it_waited_for_a_worker_and_how_long_the_worker_took():
+    # Server-Timing tells waiting for a worker from the work: what the soak benchmark reports.
+    from flowbot.serve.app import parse_server_timing
+
+    async def timed(address, source: str) -> dict[str, float]:
+        body, kind = multipart({"image": ("shot.png", png_bytes(draw_board(BOARD)))})
+        started = time.monotonic()
+        reader, writer = await _open(address, source)
+        writer.write(_head(len(body), kind).replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n") + body)
+        head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)).decode("latin-1")
+        writer.close()
+        assert head.split()[1] == "200", head
+        found = [
+            line.split(":", 1)[1] for line in head.split("\r\n") if line.lower().startswith("server-timing:")
+        ]
+        return {**parse_server_timing(found[0]), "latency": time.monotonic() - started}
+
+    async def scenario():
+        async with _server() as address:  # one worker: the second upload waits for the first
+            await timed(address, "127.0.0.2")  # the worker's imports, paid before timing
+            first, second = await asyncio.gather(timed(address, "127.0.0.2"), timed(address, "127.0.0.3"))
+        waited, other = sorted((first, second), key=lambda timing: timing["queue"])[::-1]
+        assert set(first) == set(second) == {"read", "queue", "work", "latency"}
+        # Sent together, one waited for the worker through most of the other's work (not all of it
+        # on a loaded machine: its upload may come in a moment after the other's).
+        assert waited["queue"] > 0.25 * other["work"] > 0 and other["queue"] < waited["queue"]
+        for timing in (first, second):
+            assert timing["read"] + timing["queue"] + timing["work"] <= timing["latency"]
+
+    asyncio.run(scenario())

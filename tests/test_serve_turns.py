@@ -95,3 +95,35 @@ def test_an_address_that_used_the_workers_lately_waits_behind_one_that_did_not()
         assert turns.used("person") < turns.used("greedy")
 
     asyncio.run(scenario())
+
+
+def test_worker_time_that_gave_no_answer_counts_more_than_time_that_did():
+    # A script's pictures that read as nothing and a person's screenshots, each having used the
+    # workers as long: the person goes first (the soak's costly senders, spread over many addresses,
+    # each used the workers as much as the one real client and kept it waiting behind most of them).
+    async def scenario():
+        now = [0.0]
+        turns, started = Turns(1, clock=lambda: now[0]), []
+        hold = asyncio.Event()
+
+        async def job(client: str, answered: bool, wait: bool = False) -> None:
+            async with turns.turn(client) as turn:
+                started.append(client)
+                if wait:
+                    await hold.wait()
+                now[0] += 2.0
+                turn.answered = answered
+
+        await job("script", answered=False)
+        await job("person", answered=True)
+        holder = asyncio.ensure_future(job("other", answered=True, wait=True))
+        await asyncio.sleep(0)
+        script = asyncio.ensure_future(job("script", answered=False))
+        await asyncio.sleep(0)
+        person = asyncio.ensure_future(job("person", answered=True))
+        await asyncio.sleep(0)
+        hold.set()
+        await asyncio.gather(holder, script, person)
+        assert started[2:] == ["other", "person", "script"]
+
+    asyncio.run(scenario())

@@ -394,5 +394,8 @@ def _mouse_position(screen) -> tuple[int, int]:
     """Where the real mouse pointer is, in the screen's pixels (pyautogui is imported only in the
     pointer adapter, which converts)."""
     from flowbot.act.pointer import mouse_position
+    from flowbot.display import display_call
 
-    return mouse_position(screen)
+    # A person may take a while to answer: the display can go meanwhile.
+    with display_call("reading the pointer's position"):
+        return mouse_position(screen)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -187,6 +188,8 @@ async def _solve(request: web.Request) -> web.Response:
         return _error(*refused)
     pending.enter(client)
     held = 0
+    clock = asyncio.get_running_loop().time
+    started = clock()
     try:
         try:
             data, name = await read_within_deadline(request)
@@ -201,9 +204,13 @@ async def _solve(request: web.Request) -> web.Response:
         except RefusedUpload as error:
             held = 0
             return _error(str(error), error.http_status)
+        read = clock()
         try:
-            async with request.app[TURNS].turn(client):
+            async with request.app[TURNS].turn(client) as turn:
+                granted = clock()
                 body = await request.app[WORKERS].run(analysed_json, data, name)
+                done = clock()
+                turn.answered = True
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
         except WorkerCrashed as error:
@@ -214,11 +221,27 @@ async def _solve(request: web.Request) -> web.Response:
         except Exception:  # a reader bug must cost one answer, never the server
             log.exception("analysing an upload failed")
             return _error("flowbot failed on this screenshot (an internal error; see the server's log)", 500)
+        timing = server_timing(read=read - started, queue=granted - read, work=done - granted)
         return web.Response(
-            body=body, content_type="application/json", charset="utf-8", headers={"Cache-Control": "no-store"}
+            body=body,
+            content_type="application/json",
+            charset="utf-8",
+            headers={"Cache-Control": "no-store", "Server-Timing": timing},
         )
     finally:
         pending.leave(client, held)
+
+
+def server_timing(**seconds: float) -> str:
+    """A Server-Timing header (milliseconds): where an answer's time went, so a client (the soak
+    benchmark, a browser's network panel) can tell waiting for a worker from the work itself."""
+    return ", ".join(f"{name};dur={value * 1000:.1f}" for name, value in seconds.items())
+
+
+def parse_server_timing(header: str) -> dict[str, float]:
+    """The seconds of each part named in a Server-Timing header (entries without a duration left out)."""
+    found = re.findall(r"([\w-]+)\s*;\s*dur=([0-9.]+)", header)
+    return {name: float(value) / 1000 for name, value in found}
 
 
 class ClientGone(Exception):

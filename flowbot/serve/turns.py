@@ -1,6 +1,9 @@
 """Whose upload a free worker takes next: the waiting client address that has used the workers least
 lately, so that one client's many uploads (costly pictures sent again and again) queue behind each
-other, not in front of a person's one screenshot."""
+other, not in front of a person's one screenshot. Worker time spent on an upload that gave no answer
+(no board in it, refused once decoded, a crash) counts several times over: a script sending pictures
+that never read, from many addresses, each using the workers about as much as a person sending
+screenshots one after another, still waits behind that person."""
 
 from __future__ import annotations
 
@@ -10,11 +13,23 @@ import math
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 # Worker time used counts half as much after this many seconds: recent use is what decides.
 HALF_LIFE = 60.0
 # Addresses whose use is remembered at most; past it, the least used are forgotten.
 REMEMBERED = 4096
+# How many times over a turn that gave no answer counts. In the soak benchmark each of 8 addresses
+# sending costly black pictures used the workers as much as the one sending real screenshots, and
+# that one waited behind most of them (p95 6.2 s beyond its own work, load 9).
+WASTED_WEIGHT = 4.0
+
+
+@dataclass
+class Turn:
+    """One job's turn; the job sets `answered` when its upload gave an answer (its time counts once)."""
+
+    answered: bool = False
 
 
 class Turns:
@@ -28,8 +43,10 @@ class Turns:
         self._used: dict[str, tuple[float, float]] = {}  # address -> (seconds used, when last counted)
 
     @contextlib.asynccontextmanager
-    async def turn(self, client: str) -> AsyncIterator[None]:
-        """Hold one slot for `client` while the body runs, waiting for its turn if none is free."""
+    async def turn(self, client: str) -> AsyncIterator[Turn]:
+        """Hold one slot for `client` while the body runs, waiting for its turn if none is free; the
+        worker time counts against `client` once if the body marks its Turn answered, else WASTED_WEIGHT
+        times."""
         if self.free > 0 and not self._waiting:
             self.free -= 1
         else:
@@ -43,11 +60,11 @@ class Turns:
                 else:
                     self._forget(client, granted)
                 raise
-        started = self._clock()
+        started, turn = self._clock(), Turn()
         try:
-            yield
+            yield turn
         finally:
-            self._count(client, self._clock() - started)
+            self._count(client, (self._clock() - started) * (1.0 if turn.answered else WASTED_WEIGHT))
             self._release()
 
     def used(self, client: str) -> float:
