@@ -122,9 +122,9 @@ class TapCounter:
 
 
 def test_a_flow_the_game_took_part_of_is_drawn_again_with_no_tap(levels, tmp_path):
-    # The game stops every stroke one step short of its far dot (the level is never won): the flows
-    # show, so nothing was lost to the browser, and a tap (a click a harness could take for a
-    # control's) has no reason.
+    # The game stops every drag one step short of its far dot (the level is never won): each drag
+    # shows, from one dot and then from the other, so nothing was lost to the browser, and a tap (a
+    # click a harness could take for a control's) has no reason.
     from tests.test_auto_clear_faults import FaultyGame
 
     game = FaultyGame(levels[:1], last_step=1.0)
@@ -134,3 +134,29 @@ def test_a_flow_the_game_took_part_of_is_drawn_again_with_no_tap(levels, tmp_pat
     report = loop.run()
     assert report.cleared == 0 and report.levels[0].retries > 1, report.summary()
     assert pointer.taps == 0
+
+
+class FirstDragCut(SimulatedGame):
+    """The game losing every move of the level's first drag after its first two."""
+
+    def move(self, x: float, y: float) -> None:
+        """Motion; most of the first drag's is lost."""
+        self.moves_in_drag = getattr(self, "moves_in_drag", 0) + (1 if self.held else 0)
+        if self.held and self.presses == 1 and self.moves_in_drag > 2:
+            self.x, self.y = x, y
+            return
+        super().move(x, y)
+
+
+def test_a_flow_drawn_in_part_then_lost_to_the_browser_is_tapped_once_its_drag_shows_nothing(
+    levels, tmp_path
+):
+    # The first flow is drawn in part before the page is selected; its redraw starts inside the
+    # selection and shows nothing new: compared with the board before that try, it is tapped next.
+    game = FirstDragCut(levels, variant=Variant(dialog=False), delay=0.0)
+    page = SelectingPage(game)
+    loop = AutoClear(page, page, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    report = loop.run()
+    assert report.cleared == 1, report.summary()
+    assert page.lost_drags > 0

@@ -7,6 +7,7 @@ draws for an empty cell). No brightness threshold, so light and dark themes are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -111,14 +112,26 @@ def undrawn_cells(
 
     frame, before : (H, W, 3) uint8 ndarrays, BGR; each geometry in its own frame's pixels
     """
+    inner = [cell for path in solution.paths for cell in path[1:-1]]
+    return unchanged_cells(frame, geometry, before, before_geometry, inner, tolerance)
+
+
+def unchanged_cells(
+    frame: np.ndarray,
+    geometry: Geometry,
+    before: np.ndarray,
+    before_geometry: Geometry,
+    cells: Iterable[Cell],
+    tolerance: float = 6.0,
+) -> list[Cell]:
+    """The cells among `cells` that show exactly as on `before`, edges and all (none when the two
+    boards differ in size).
+
+    frame, before : (H, W, 3) uint8 ndarrays, BGR; each geometry in its own frame's pixels
+    """
     if geometry.rows != before_geometry.rows or geometry.cols != before_geometry.cols:
         return []
-    return [
-        cell
-        for path in solution.paths
-        for cell in path[1:-1]
-        if _same_patch(frame, geometry, before, before_geometry, cell, tolerance)
-    ]
+    return [cell for cell in cells if _same_patch(frame, geometry, before, before_geometry, cell, tolerance)]
 
 
 def unmarked_cells(

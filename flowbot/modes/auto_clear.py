@@ -41,6 +41,7 @@ from flowbot.capture.verdict import (
     missing_cells,
     missing_joins,
     same_level_showing,
+    unchanged_cells,
     undrawn_cells,
     unmarked_cells,
 )
@@ -288,7 +289,8 @@ class AutoClear:
         was_broken = len(solution.paths) + 1
         attempt = -1
         starts: dict[int, Cell] = {}  # the cell each flow's last stroke began on
-        untouched: set[int] = set()  # flows whose last stroke left every inner cell as it was
+        untouched: set[int] = set()  # flows whose last stroke left every cell as it was
+        last_look = (sighting.frame.pixels, sighting.reading.geometry)  # the board before the last try
         while attempt + 1 < attempts:
             attempt += 1
             started = time.perf_counter()
@@ -357,7 +359,9 @@ class AutoClear:
             # Only the flows with a cell or join not shown: pressing a dot restarts its flow, and a
             # level whose last flow is fixed is won at once (a new level may come before another press).
             broken = {color for color, path in enumerate(solution.paths) if set(path) & missing}
-            untouched = self._untouched(sighting, solution) & broken
+            drawn = {stroke.color for stroke in strokes}
+            untouched, last_look = self._untouched(sighting, solution, last_look)
+            untouched &= broken & drawn
             if len(broken) <= was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
             was_broken = len(broken)
@@ -383,14 +387,18 @@ class AutoClear:
             f"but the game did not take it: {not_shown(evidence)}"
         )
 
-    def _untouched(self, sighting: Sighting, solution: Solution) -> set[int]:
-        """The flows with inner cells all of which show exactly as before any stroke: the game took
-        nothing of their drags."""
+    def _untouched(
+        self, sighting: Sighting, solution: Solution, last_look: tuple[np.ndarray, Geometry]
+    ) -> tuple[set[int], tuple[np.ndarray, Geometry]]:
+        """The flows every cell of which shows exactly as on `last_look` (the board before the last
+        try): the game took nothing of their last drags. With the board as it shows now, the next
+        try's `last_look`."""
         frame = self.screen.grab(self.region)
         shown = sighting.geometry.shifted(-frame.left, -frame.top)
-        undrawn = self._undrawn or (sighting.frame.pixels, sighting.reading.geometry)
-        same = set(undrawn_cells(frame.pixels, shown, *undrawn, solution))
-        return {color for color, path in enumerate(solution.paths) if path[1:-1] and set(path[1:-1]) <= same}
+        every = [cell for path in solution.paths for cell in path]
+        same = set(unchanged_cells(frame.pixels, shown, *last_look, every))
+        untouched = {color for color, path in enumerate(solution.paths) if set(path) <= same}
+        return untouched, (frame.pixels, shown)
 
     def _won_level(
         self,
