@@ -161,11 +161,17 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
 
 
 @pytest.mark.parametrize(
-    ("still_won", "label", "presses"),
-    [(True, "\u00bb", 0), (True, "Next", 0), (False, "\u00bb 4", 0), (False, "Next \u00bb", 1)],
-    ids=["board-still-shows", "a-word-on-the-board", "an-arrow-on-a-changed-board", "win-screen-link"],
-)
-def test_words_read_on_the_won_board_are_never_pressed(still_won, label, presses, tmp_path, monkeypatch):
+    ("still_won", "label", "kind", "presses"),
+    [(True, "\u00bb", "text", 0), (True, "Next", "text", 0), (False, "\u00bb 4", "text", 0),
+     (False, "Next \u00bb", "text", 1), (True, "_\u00bb.", "push-button", 0),
+     (True, "Next", "push-button", 1), (True, "_\u00bb.", "flow-button", 0),
+     (False, "\u25b6", "flow-button", 1)],
+    ids=["board-still-shows", "a-word-on-the-board", "an-arrow-on-a-changed-board", "win-screen-link",
+         "a-box-of-pipes", "a-button-over-the-board", "a-dialog-shape-of-pipes", "a-dialog-over-the-board"],
+)  # fmt: skip
+def test_words_read_on_the_won_board_are_never_pressed(
+    still_won, label, kind, presses, tmp_path, monkeypatch
+):
     # A won level's pipes once read as '»' (an arrow): the click cut a pipe of the won board. Where a
     # win screen took the board's place, a link there that says a word of moving on is pressed as any
     # other; an arrow alone there is what pipes under drifting bands read as (qtflowfree's '» 4').
@@ -178,7 +184,7 @@ def test_words_read_on_the_won_board_are_never_pressed(still_won, label, presses
     from flowbot.modes import auto_clear
 
     screen = ImageScreen([np.full((300, 300, 3), 40, dtype=np.uint8)])
-    word = Control(100, 100, 30, 20, label, "text")  # inside the board
+    word = Control(100, 100, 30, 20, label, kind)  # inside the board
     monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter([word]))
     pointer = RecordingPointer()
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)

@@ -782,13 +782,8 @@ class AutoClear:
         for control in next_controls(frame.pixels, board, refused):
             if len(tried) >= MAX_CONTROLS_TRIED or self._changed_since(frame, window, tried):
                 break
-            if (
-                board is not None
-                and control.kind == "text"
-                and _inside_bounds(control.center, board.bounds)
-                and (on_board or not names_move_on(control.label))
-            ):
-                log.info("not pressing %r: words on the board, not a control", control.label)
+            if board is not None and _on_the_board(control, board, on_board):
+                log.info("not pressing %r: pipes read on the board, not a control", control.label)
                 continue
             x, y = control.center
             came = self._try((x + frame.left, y + frame.top), previous, window)
@@ -959,6 +954,19 @@ def _joins_shown(
     missing = missing_joins(shown, joins, solution, flow_rgb, bare)
     marked = not missing and marks_cells(unmarked_cells(pixels, geometry, *undrawn, solution), solution)
     return missing, marked
+
+
+def _on_the_board(control: Control, board: CellMap, still_won: bool) -> bool:
+    """True for a control found over the board that is the board itself misread: over a board,
+    whatever says no word of moving on ("next", "continue") is pipes and dots read as an arrow
+    (qtflowfree's '_».', '» 4'; a click on a won board's dot clears that flow), save a dialog button
+    over a board that no longer shows the won level; and while the won level shows, words are never
+    a link."""
+    if not _inside_bounds(control.center, board.bounds):
+        return False
+    if control.kind == "text" and still_won:
+        return True
+    return not names_move_on(control.label) and (still_won or control.kind != "flow-button")
 
 
 def _inside_bounds(point: tuple[float, float], bounds: tuple[float, float, float, float]) -> bool:
