@@ -134,7 +134,8 @@ def test_the_summary_counts_against_the_levels_asked(levels, tmp_path):
     assert "cleared 1 of no limit level(s)" in unlimited.run().summary()
 
 
-@pytest.mark.parametrize("changes, presses", [(False, 2), (True, 1)], ids=["still", "changed"])
+# Still: both controls, then the first again while the window shows as before (up to four presses).
+@pytest.mark.parametrize("changes, presses", [(False, 4), (True, 1)], ids=["still", "changed"])
 def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_it_was_found(
     changes, presses, tmp_path, monkeypatch
 ):
@@ -158,6 +159,37 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
     assert [kind for kind, _, _ in pointer.events].count("down") == presses
     if changes:
         assert "nothing more was pressed" in loop.last_reason
+
+
+def test_a_click_the_game_missed_is_given_again_while_its_window_shows_as_before(tmp_path, monkeypatch):
+    # A game that loses input events took the third click on its NEXT; the window never changed before.
+    import numpy as np
+
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.controls import Control
+    from flowbot.capture.screen import ImageScreen
+    from flowbot.modes import auto_clear
+
+    screen = ImageScreen([np.full((200, 300, 3), 40, dtype=np.uint8)])
+    monkeypatch.setattr(
+        auto_clear, "next_controls", lambda *args: iter([Control(10, 10, 60, 20, "NEXT", "push-button")])
+    )
+    pointer = RecordingPointer()
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    came = object()
+
+    def presses() -> int:
+        """Presses made so far."""
+        return [kind for kind, _, _ in pointer.events].count("down")
+
+    loop.wait_for_board = lambda previous, first=False, timeout=None: came if presses() >= 3 else None
+    assert loop._press_controls(["A.A"], None) is came
+    assert presses() == 3 and loop.control is not None and loop.control.label == "NEXT"
+    # A "Next Level" that showed before the level was drawn is pressed once: a slow game could show
+    # the next level after the check, and a second press would skip it.
+    pointer.events.clear()
+    loop._before_drawing = screen.grab(None)
+    assert loop._press_controls(["A.A"], None) is None and presses() == 1
 
 
 @pytest.mark.parametrize(
@@ -190,6 +222,7 @@ def test_words_read_on_the_won_board_are_never_pressed(
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
     loop.wait_for_board = lambda previous, first=False, timeout=None: None
     loop._still_won = lambda frame: still_won
+    loop._before_drawing = screen.grab(None)  # the control showed before drawing: pressed once at most
     board = Geometry(tuple(float(x) for x in range(20, 281, 52)), tuple(float(y) for y in range(20, 281, 52)))
     loop._press_controls(["A.A"], board)
     assert [kind for kind, _, _ in pointer.events].count("down") == presses

@@ -167,6 +167,7 @@ class AutoClear:
     # The button of the win dialog the verdict read, with its look: pressed first to move on, with no
     # second reading (a dialog that closes by itself may not wait for OCR twice).
     _dialog_control: RememberedControl | None = None
+    _before_drawing: Frame | None = None  # the screen the level was read from, before any stroke
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
 
     def run(self, progress: Progress | None = None) -> Report:
@@ -276,6 +277,7 @@ class AutoClear:
         before = centre_colours(sighting.frame.pixels, sighting.reading.geometry)
         self._undrawn = (sighting.frame.pixels, sighting.reading.geometry)
         self._dialog_control = None  # a dialog read on an earlier level is not this level's
+        self._before_drawing = sighting.frame
         flow_rgb = sighting.reading.seen_rgb
         joins_before = join_colours(sighting.frame.pixels, sighting.reading.geometry, solution, flow_rgb)
         draw_s = verify_ms = 0.0
@@ -763,6 +765,7 @@ class AutoClear:
     def _press_controls(self, previous: list[str] | None, geometry: Geometry | None) -> Sighting | None:
         """Press what moves the game on, best first, until a new board comes."""
         tried: list[str] = []
+        pressed: list[RememberedControl] = []  # controls pressed that did nothing
         window = self._window(geometry) if geometry is not None else self.region
         frame = self.screen.grab(window)
         dialog, self._dialog_control = self._dialog_control, None
@@ -774,6 +777,7 @@ class AutoClear:
                         self.control = dialog
                     return came
                 tried.append(repr(known.label))
+                pressed.append(known)
         board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
         refused: list[str] = []
         # Words read on a board that still shows the level just won are its pipes misread ('»'), not a
@@ -785,13 +789,32 @@ class AutoClear:
             if board is not None and _on_the_board(control, board, on_board):
                 log.info("not pressing %r: pipes read on the board, not a control", control.label)
                 continue
-            x, y = control.center
-            came = self._try((x + frame.left, y + frame.top), previous, window)
+            found = _remember(frame, control)
+            if any(_inside_box(found.center, other) for other in pressed):
+                continue  # pressed already (as the control that worked last time): see below
+            came = self._try(found.center, previous, window)
             if came is not None:
-                self.control = _remember(frame, control)
+                self.control = found
                 log.info("moved on with %s %r", control.kind, control.label)
                 return came
             tried.append(repr(control.label))
+            pressed.append(found)
+        # A game that loses input may miss a click: the first control pressed is pressed again while
+        # the window shows exactly as when it was found (the press did nothing; a press that did
+        # something changes the window, and stops every further press). Only a control that came
+        # with the win: one always shown ("Next Level" beside the board) could be pressed late on
+        # the next level, which a slow game shows after the check.
+        before = self._before_drawing
+        again = pressed[0] if pressed and not (before is not None and pressed[0].shows_in(before)) else None
+        while again is not None and len(tried) < MAX_CONTROLS_TRIED + 1:
+            if self._changed_since(frame, window, tried):
+                break
+            came = self._try(again.center, previous, window)
+            if came is not None:
+                self.control = again
+                log.info("moved on with %r, pressed again", again.label)
+                return came
+            tried.append(repr(again.label))
         if self.next_button is not None and not self._changed_since(frame, window, tried):
             came = self._try(self.next_button, previous, window)
             if came is not None:
@@ -967,6 +990,13 @@ def _on_the_board(control: Control, board: CellMap, still_won: bool) -> bool:
     if control.kind == "text" and still_won:
         return True
     return not names_move_on(control.label) and (still_won or control.kind != "flow-button")
+
+
+def _inside_box(point: tuple[float, float], control: RememberedControl) -> bool:
+    """True when screen pixel (x, y) lies on a remembered control."""
+    return _inside_bounds(
+        point, (control.left, control.top, control.left + control.width, control.top + control.height)
+    )
 
 
 def _inside_bounds(point: tuple[float, float], bounds: tuple[float, float, float, float]) -> bool:
