@@ -297,3 +297,36 @@ def test_a_flow_drawn_again_starts_from_its_other_dot(levels, tmp_path):
     assert report.levels[0].retries == 1
     first = next(path for path in levels[0].endpoints if pressed[0] in path)
     assert pressed[len(levels[0].endpoints)] == next(dot for dot in first if dot != pressed[0])
+
+
+def test_after_a_box_closes_on_the_won_level_the_control_beside_the_board_moves_on(tmp_path, monkeypatch):
+    # qtflowfree: "Good job!" with Continue over the board; Continue only closes the box, the won
+    # level shows whole, and "Next Level" below the board moves on. Nothing on the board is pressed.
+    import numpy as np
+
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.controls import Control
+    from flowbot.capture.screen import ImageScreen
+    from flowbot.model import Geometry
+    from flowbot.modes import auto_clear
+
+    boxed = np.full((300, 300, 3), 40, dtype=np.uint8)
+    boxed[100:160, 60:240] = 220  # the box over the board
+    plain = np.full((300, 300, 3), 40, dtype=np.uint8)
+    screen = ImageScreen([boxed, plain])
+    found = [
+        [Control(100, 120, 80, 20, "Continue", "push-button")],  # over the board
+        [Control(120, 126, 40, 10, "\u00bb", "text"), Control(200, 270, 90, 20, "Next Level", "push-button")],
+    ]
+    monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter(found.pop(0)))
+    pointer = RecordingPointer()
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop._still_won = lambda frame: not (frame.pixels == 220).any()
+    came = object()
+    presses = []
+    loop._try = lambda target, previous, window: (
+        presses.append(target) or (came if len(presses) == 2 else None)
+    )
+    board = Geometry(tuple(float(x) for x in range(20, 281, 52)), tuple(float(y) for y in range(20, 256, 47)))
+    assert loop._press_controls(["A.A"], board) is came
+    assert presses == [(140.0, 130.0), (245.0, 280.0)]  # Continue, then Next Level; never the '»'

@@ -762,14 +762,25 @@ class AutoClear:
                 return came
         return self._press_controls(previous, sighting.geometry)
 
-    def _press_controls(self, previous: list[str] | None, geometry: Geometry | None) -> Sighting | None:
-        """Press what moves the game on, best first, until a new board comes."""
+    def _press_controls(
+        self, previous: list[str] | None, geometry: Geometry | None, beside: bool = False
+    ) -> Sighting | None:
+        """Press what moves the game on, best first, until a new board comes. With `beside`, only
+        controls off the board (the won level shows there: whatever is found on it is the board)."""
         tried: list[str] = []
         pressed: list[RememberedControl] = []  # controls pressed that did nothing
         window = self._window(geometry) if geometry is not None else self.region
         frame = self.screen.grab(window)
         dialog, self._dialog_control = self._dialog_control, None
+        board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
         for known in (self.control, dialog):
+            if (
+                beside
+                and known is not None
+                and geometry is not None
+                and _inside_bounds(known.center, geometry.bounds)
+            ):
+                continue
             if known is not None and known.shows_in(frame) and not tried:
                 came = self._try(known.center, previous, window)
                 if came is not None:
@@ -778,7 +789,6 @@ class AutoClear:
                     return came
                 tried.append(repr(known.label))
                 pressed.append(known)
-        board = geometry.shifted(-frame.left, -frame.top) if geometry is not None else None
         refused: list[str] = []
         # Words read on a board that still shows the level just won are its pipes misread ('»'), not a
         # link: a click there cuts a pipe. A win screen in the board's place may hold links.
@@ -788,6 +798,8 @@ class AutoClear:
                 break
             if board is not None and _on_the_board(control, board, on_board):
                 log.info("not pressing %r: pipes read on the board, not a control", control.label)
+                continue
+            if beside and board is not None and _inside_bounds(control.center, board.bounds):
                 continue
             found = _remember(frame, control)
             if any(_inside_box(found.center, other) for other in pressed):
@@ -821,6 +833,11 @@ class AutoClear:
                 return came
             tried.append("the profile's next_button")
         if self._changed_since(frame, window, tried):
+            if not beside and self._still_won(self.screen.grab(window)):
+                # The press closed something (a "Good job!" box) and the won level shows whole: the
+                # game moves on by another control, beside the board (its "Next Level").
+                log.info("the won level still shows after pressing %s", ", ".join(tried))
+                return self._press_controls(previous, geometry, beside=True)
             came = self.wait_for_board(previous, timeout=self.settle_timeout)
             if came is None:
                 self.last_reason = (
