@@ -70,6 +70,10 @@ class ViewPointer:
         self.clicks += 1
         self.view.pointer_up(self.x, self.y)
 
+    def wheel(self, x: float, y: float, notches: int) -> None:
+        self.move(x, y)
+        self.view.wheel(-notches)  # the view's steps count up the board
+
 
 def play(seed: int, size: tuple[int, int], count: int, start: int = 27, rules: Rules | None = None):
     """Run the loop on a fresh game (playing by `rules`); returns (report, results, game)."""

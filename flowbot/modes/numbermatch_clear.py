@@ -44,7 +44,9 @@ REFUSE_SECONDS = 6.0  # a board unchanged this long after a move: the game refus
 REPLANS = 3  # whole-board rereads a board may need before the run stops
 SOLVE_SECONDS = 20.0
 CLICK_HOLD = 0.02
-MAX_SCROLLS = 60  # drags while looking for the top or the end of a board
+MAX_SCROLLS = 60  # scrolls while looking for the top or the end of a board
+# How a board may scroll, in the order tried: a drag (a phone, the bundled game), the wheel (a web page).
+SCROLL_WAYS = ("drag", "wheel")
 # Adds a plan may use in a game that adds without limit: each one doubles the digits to search.
 UNLIMITED_PLAN_ADDS = 3
 # Seconds a plan first gets without the moves the game has not yet been seen to take (the phone
@@ -166,7 +168,10 @@ class NumberMatchClear:
         self.guard.sleep = sleep
         self._view: View | None = None
         self.fenced = False
-        self.scrolls = 0  # drags made to bring a cell into view, over the run
+        self.scrolls = 0  # scrolls made to bring a cell into view, over the run
+        self.scroll_way: str | None = None  # how this game scrolls ("drag", "wheel"), once seen
+        self.notch: float | None = None  # pixels a notch of the wheel scrolls, once measured
+        self._wheeled = 0  # notches of the last turn of the wheel, until measured
         self.rules = rules or Rules()  # the phone game's, until the game shows otherwise
         self.fixed = fixed  # Rules fields set on the command line: never changed
         self.lessons: list[str] = []
@@ -174,6 +179,7 @@ class NumberMatchClear:
         self.clicks = 0
         self.wrong_clicks = 0
         self.add_point: tuple[float, float] | None = None  # an add control found by its label (screen)
+        self.add_anchor = 0.0  # where the board's first row was on screen when the control was found
 
     @property
     def view(self) -> View | None:
@@ -445,9 +451,15 @@ class NumberMatchClear:
         frame = self.screen.grab(self.region)
         reading = read_board(frame.pixels, "the screen")
         if reading.rectified:
-            raise NumberMatchReadError(
-                "the screen: the grid reads only straightened, so no cell can be clicked"
-            )
+            # Straightened, a grid cut by the screen's edge may read more rows than upright (the cut
+            # row's lines bent into place); only an upright reading's cells can be clicked, and its
+            # missing rows are scrolled to.
+            try:
+                reading = read_board(frame.pixels, "the screen", straighten=False)
+            except NumberMatchReadError:
+                raise NumberMatchReadError(
+                    "the screen: the grid reads only straightened, so no cell can be clicked"
+                ) from None
         return View(frame, reading)
 
     def look_steady(self) -> View:
@@ -486,16 +498,15 @@ class NumberMatchClear:
             if view.reading.end_seen:
                 break
             board.scrolled = True
-            step = max(1, view.capacity - 1)
-            self.drag_rows(view, step)
-            after = self.look_steady()
-            if after.reading.rows == view.reading.rows and after.reading.grid.ys == view.reading.grid.ys:
+            after, step = self.scroll(view, max(1, view.capacity - 1))
+            if after is None:
                 raise NumberMatchClearError(
-                    "the board runs past the edge of the screen and dragging it does not scroll it"
+                    "the board runs past the edge of the screen and neither a drag nor the wheel scrolls it"
                 )
             shift = _overlap_shift(view.reading.rows, after.reading.rows, step)
             if shift is None:
                 raise NumberMatchClearError("the board's views do not join up while scrolling down it")
+            self.measure_wheel(view, after, shift)
             after.top = view.top + shift
             rows[after.top :] = after.reading.rows
             view = after
@@ -516,10 +527,9 @@ class NumberMatchClear:
     def _to_top(self, view: View) -> View:
         """Scroll up until the view stops changing (the top of the board)."""
         for _ in range(MAX_SCROLLS):
-            self.drag_rows(view, -max(1, view.capacity - 1))
-            after = self.look_steady()
-            if after.reading.rows == view.reading.rows and after.reading.grid.ys == view.reading.grid.ys:
-                return after
+            after, _ = self.scroll(view, -max(1, view.capacity - 1))
+            if after is None:
+                return self.look_steady()
             view = after
         raise NumberMatchClearError(f"the top of the board not reached after {MAX_SCROLLS} scrolls")
 
@@ -573,7 +583,7 @@ class NumberMatchClear:
             if plus is not None:
                 self.press(plus[0] + self.view.frame.left, plus[1] + self.view.frame.top)
                 return
-            point = self.add_point or self.find_add_control(self.view)
+            point = self.add_control(cells)
             if point is None:
                 raise NumberMatchClearError('no "+" and no control labelled "add" on the screen')
             self.press(*point)
@@ -614,6 +624,20 @@ class NumberMatchClear:
         self.bring_into_view(row, cells)
         self.press(*self.view.cell_point(row, col))
 
+    def add_control(self, cells: tuple[int, ...]) -> tuple[float, float] | None:
+        """Where the add control labelled "add" is now: where it was found while the board has not
+        moved on screen since; else looked for again (a page scrolled by the wheel takes the control
+        with it), first in this view, then with the board's top row in view (the top of the page)."""
+        assert self.view is not None
+        if self.add_point is not None and abs(_board_y(self.view) - self.add_anchor) <= 2:
+            return self.add_point
+        self.add_point = None
+        point = self.find_add_control(self.view)
+        if point is None and self.view.top > 0:
+            self.bring_into_view(0, cells)
+            point = self.find_add_control(self.view)
+        return point
+
     def find_add_control(self, view: View) -> tuple[float, float] | None:
         """The screen point of a control labelled "add" (read with OCR, once), or None."""
         from flowbot.numbermatch.controls import find_add_control
@@ -621,6 +645,7 @@ class NumberMatchClear:
         found = find_add_control(view.frame.pixels, view.reading.grid)
         if found is not None:
             self.add_point = (found[0] + view.frame.left, found[1] + view.frame.top)
+            self.add_anchor = _board_y(view)
             self._fence(view)
         return self.add_point
 
@@ -634,14 +659,16 @@ class NumberMatchClear:
             capacity = self.view.capacity
             target = max(0, row - capacity // 2)
             step = max(-(capacity - 1), min(capacity - 1, target - self.view.top))
-            self.drag_rows(self.view, step)
+            view, moved = self.scroll(self.view, step)
             self.scrolls += 1
-            view = self.look_steady()
-            top = _locate(expected, view.reading, self.view.top + step)
+            if view is None:
+                raise NumberMatchClearError(f"row {row + 1} is off screen and the board does not scroll")
+            top = _locate(expected, view.reading, self.view.top + moved)
             if top is None:
                 raise NumberMatchClearError(
                     "after scrolling, the screen does not show the board as it should be"
                 )
+            self.measure_wheel(self.view, view, top - self.view.top)
             view.top = top
             self.view = view
         raise NumberMatchClearError(f"row {row + 1} could not be scrolled into view")
@@ -652,6 +679,78 @@ class NumberMatchClear:
         click(self.pointer, x, y, hold=CLICK_HOLD)
         self.clicks += 1
         self.sleep(SETTLE)
+
+    def scroll(self, view: View, rows: int) -> tuple[View | None, float]:
+        """Scroll the board about `rows` rows (positive: later rows come up into view) the way this
+        game scrolls, and look again: the view after it and the rows it should have moved, or None
+        when nothing moved. The way is found at the first need from what the screen does (a drag
+        first, which the phone game and the bundled one take; else the wheel over the board, which
+        a web page takes) and kept for the run; at the board's top or end neither moves it, which
+        teaches nothing."""
+        ways = [self.scroll_way] if self.scroll_way else list(SCROLL_WAYS)
+        self._wheeled = 0
+        for way in ways:
+            if way == "drag":
+                self.drag_rows(view, rows)
+                moved = float(rows)
+            else:
+                moved = self.wheel_rows(view, rows)
+            after = self.look_settled()
+            if _moved(view, after):
+                if self.scroll_way is None:
+                    self.scroll_way = way
+                    log.info("the board scrolls by %s", "a drag" if way == "drag" else "the mouse wheel")
+                return after, moved
+        return None, 0.0
+
+    def wheel_rows(self, view: View, rows: int) -> float:
+        """Turn the wheel over the board's middle by about `rows` rows (never more, so that views
+        scrolled through overlap; one notch at least); the rows it should move (an estimate until a
+        notch has been measured)."""
+        grid = view.reading.grid
+        x = (grid.xs[0] + grid.xs[-1]) / 2 + view.frame.left
+        y = (grid.ys[0] + grid.ys[-1]) / 2 + view.frame.top
+        distance = abs(rows) * grid.cell
+        notches = 1 if self.notch is None else max(1, int(distance // self.notch))
+        notches = notches if rows > 0 else -notches
+        self.guard.arm(view.frame, view.reading)  # the wheel turns over the view just read
+        self.guard.check(x, y)
+        self.pointer.wheel(x, y, notches)
+        self.sleep(SETTLE)
+        self._wheeled = notches
+        return notches * (self.notch or grid.cell) / grid.cell
+
+    def measure_wheel(self, before: View, after: View, shift: int) -> None:
+        """After a turn of the wheel that moved the board by `shift` rows (and the grid by some
+        pixels on screen): the pixels one notch scrolls (the largest seen: a turn at the page's end
+        is cut short)."""
+        notches, self._wheeled = self._wheeled, 0
+        if not notches or self.scroll_way != "wheel":
+            return
+        cell = before.reading.grid.cell
+        top_before = before.reading.grid.ys[0] + before.frame.top
+        top_after = after.reading.grid.ys[0] + after.frame.top
+        pixels = (top_before - top_after + shift * cell) / notches
+        if pixels > 1 and (self.notch is None or pixels > self.notch):
+            self.notch = pixels
+            log.info("a notch of the wheel scrolls %.0f pixels (%.2f rows)", pixels, pixels / cell)
+
+    def look_settled(self) -> View:
+        """A look after a scroll: the same rows in the same place twice in a row (a page may glide
+        to where the wheel sent it)."""
+        previous = None
+        for _ in range(2 * LOOKS):
+            try:
+                view = self.look()
+            except NumberMatchReadError:
+                previous = None
+                self.sleep(LOOK_PAUSE)
+                continue
+            if previous is not None and not _moved(previous, view):
+                return view
+            previous = view
+            self.sleep(LOOK_PAUSE)
+        return previous if previous is not None else self.look_steady()
 
     def drag_rows(self, view: View, rows: int) -> None:
         """Drag the grid by `rows` rows (positive: later rows come up into view)."""
@@ -698,6 +797,22 @@ class NumberMatchClear:
         self.guard.arm(frame, view.reading)
         if hasattr(self.pointer, "guard"):
             self.pointer.guard = self.guard  # type: ignore[attr-defined] - its cheap look runs mid-drag too
+
+
+def _board_y(view: View) -> float:
+    """The screen y of the board's first row's top edge (above the screen when scrolled past it)."""
+    grid = view.reading.grid
+    return grid.ys[0] + view.frame.top - view.top * grid.cell
+
+
+def _moved(before: View, after: View) -> bool:
+    """True when the board moved between two looks (other rows, or its rows somewhere else)."""
+    old, new = before.reading, after.reading
+    if old.rows != new.rows or len(old.grid.ys) != len(new.grid.ys):
+        return True
+    shift = (after.frame.top - before.frame.top, after.frame.left - before.frame.left)
+    ys = any(abs(a + shift[0] - b) > 1 for a, b in zip(new.grid.ys, old.grid.ys, strict=True))
+    return ys or abs(new.grid.xs[0] + shift[1] - old.grid.xs[0]) > 1
 
 
 def _overlap_shift(before: tuple[str, ...], after: tuple[str, ...], step: int) -> int | None:
