@@ -30,7 +30,7 @@ from flowbot.numbermatch import evidence
 from flowbot.numbermatch.board import Move, apply_move, find_pairs
 from flowbot.numbermatch.game import board_text
 from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
-from flowbot.numbermatch.rules import Rules, Scoring
+from flowbot.numbermatch.rules import WRAP_NONE, Rules, Scoring
 from flowbot.numbermatch.search import WON, solve, solve_best
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,8 @@ UNLIMITED_PLAN_ADDS = 3
 # game's diagonals and row-end wraps, and adds while a pair is left, which some games refuse): a win
 # that needs none of them risks no refused click.
 CAUTIOUS_SECONDS = 1.0
+# Pairs of a kind the game has not yet taken tried as a winning line's first move (each one solve).
+PROBES = 4
 # When no line clears the board: the line that takes the most pairs (a row or a win is worth nothing more).
 PAIRS_ONLY = Scoring(near_pair=1, far_pair=1, row=0, board=0)
 
@@ -227,6 +229,10 @@ class NumberMatchClear:
         while True:
             if watch.error() is not None:
                 raise watch.error()  # type: ignore[misc]
+            if not line and cells and not self.rules.adds_limited:
+                # The line ran out with digits left where the game adds without limit: a new line,
+                # with adds of its own (a game that ends the board says so by drawing over it).
+                line = self.plan(cells, adds_left)
             if not line:
                 raise NumberMatchClearError(
                     f"the board cannot be cleared under the rules found ({evidence.rules_text(self.rules)}); "
@@ -263,11 +269,13 @@ class NumberMatchClear:
                     break  # the board is gone: the next one is looked for by `run`
                 # Digits are still there: the pair not taken, or digits the board as read did not have.
             elif self.confirm(after, left_after, board):
-                if not move.is_add:
-                    self.confirmed.add(evidence.line_kind(move, WIDTH))
-                elif find_pairs(cells, rules):
-                    self.confirmed.add("add")  # taken while a pair was left
+                kind = "add" if move.is_add else evidence.line_kind(move, WIDTH)
+                first = kind not in self.confirmed
+                if not move.is_add or find_pairs(cells, rules):
+                    self.confirmed.add(kind)  # an add counts when taken while a pair was left
                 cells, adds_left = after, left_after
+                if first and kind in ("diagonal", "wrap") and line:
+                    line = self.plan(cells, adds_left)  # the line may still need a kind not yet taken late
                 continue
             self.guard.check_present()  # a window over the game, or the game gone: stop, say so
             board.rereads += 1
@@ -350,10 +358,10 @@ class NumberMatchClear:
         line that takes the most pairs (said in the log), which may be empty."""
         limited = self.rules.adds_limited
         budgets = [max(adds_left, 0)] if limited else list(range(UNLIMITED_PLAN_ADDS + 1))
-        untried: dict[str, bool] = {
-            field: False
-            for field, kind in (("diagonals", "diagonal"), ("wrap", "wrap"))
-            if getattr(self.rules, field) and field not in self.fixed and kind not in self.confirmed
+        untried: dict[str, object] = {
+            field: off
+            for field, kind, off in (("diagonals", "diagonal", False), ("wrap", "wrap", WRAP_NONE))
+            if getattr(self.rules, field) != off and field not in self.fixed and kind not in self.confirmed
         }
         # Some games refuse "+" while a pair is left: a plan that adds only when stuck risks nothing.
         if (
@@ -371,9 +379,10 @@ class NumberMatchClear:
             if answer.status == WON and evidence.adds_allowed(cells, answer.moves, full):
                 return answer.moves
         for budget in budgets:
-            answer = solve(cells, replace(self.rules, adds=budget), timeout=SOLVE_SECONDS / len(budgets))
+            rules = replace(self.rules, adds=budget)
+            answer = solve(cells, rules, timeout=SOLVE_SECONDS / len(budgets))
             if answer.status == WON:
-                return answer.moves
+                return self.untried_first(cells, answer.moves, rules, untried)
         rules = replace(self.rules, adds=budgets[-1])
         best = solve_best(cells, rules, PAIRS_ONLY, timeout=SOLVE_SECONDS)
         pairs = sum(not move.is_add for move in best.moves)
@@ -383,6 +392,26 @@ class NumberMatchClear:
             pairs,
         )
         return best.moves
+
+    def untried_first(
+        self, cells: tuple[int, ...], line: tuple[Move, ...], rules: Rules, untried: dict[str, object]
+    ) -> tuple[Move, ...]:
+        """A winning line that needs pairs of a kind the game has not yet been seen to take, made to
+        start with one such pair when a win follows it: a refusal then comes while the board still
+        has its pairs and adds (at the line's end it can cost the board)."""
+        kinds = {field: off for field, off in untried.items() if field in ("diagonals", "wrap")}
+        if not kinds or not line or line[0].is_add:
+            return line
+        safe = set(find_pairs(cells, replace(rules, **kinds)))
+        risky = [Move(a, b) for a, b in find_pairs(cells, rules) if (a, b) not in safe]
+        if line[0] in risky:
+            return line
+        for move in risky[:PROBES]:
+            answer = solve(apply_move(cells, move, rules), rules, timeout=CAUTIOUS_SECONDS)
+            if answer.status == WON:
+                log.info("playing %s first: a pair of a kind the game has not yet taken", move)
+                return (move, *answer.moves)
+        return line
 
     # --- learning the rules -----------------------------------------------------------------------
 
@@ -408,9 +437,10 @@ class NumberMatchClear:
                 return self.adopt(
                     "diagonals", False, f"a diagonal pair {evidence.cells_text(move)} was refused"
                 )
-            if kind == "wrap" and self.rules.wrap:
+            if kind == "wrap" and self.rules.wrap != WRAP_NONE:
+                wrap = evidence.wrap_refused(before, move, self.rules)
                 return self.adopt(
-                    "wrap", False, f"a pair across a row's end {evidence.cells_text(move)} was refused"
+                    "wrap", wrap, f"a pair across a row's end {evidence.cells_text(move)} was refused"
                 )
             return False
         kept = replace(self.rules, clear_rows=False)
