@@ -3,14 +3,15 @@ defaults against every game of ../shared/numbermatch-games, each started on a 16
 display, with pairs, adds and boards counted by the game's own `judge.py` (never by flowbot's report).
 
     .venv/bin/python scripts/bench_numbermatch_games.py [--games numberama,thejas-nm] [--runs 1]
-        [--random] [--timeout 240] [--json] [--logs DIR]
+        [--random] [--timeout 240] [--json] [--logs DIR] [--grow N]
 
 While the bot plays, the judge is polled; every board state it shows is also read from the screen
 by flowbot's reader, and a state that reads otherwise is counted (`misread`); a board taller than
 the screen is checked by the rows that show (each a row of the judge's board, in order: `partial`).
 Per run: the judge's pairs and adds taken, won or lost, the bot's clicks and the clicks the game did
 not take, the rules the bot found and its exit status. `--random` starts games that have a random
-board on one.
+board on one; `--grow N` presses the game's add control N times before the bot starts (a board
+taller than the screen; the counts start after them).
 """
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games-dir", default=str(GAMES), help="where the games are")
     parser.add_argument("--json", action="store_true", help="print each run as a JSON line")
     parser.add_argument("--logs", default="", help="a folder to keep each run's bot log in (-v)")
+    parser.add_argument(
+        "--grow",
+        type=int,
+        default=0,
+        help='press the game\'s "+" or "add" control N times before the bot starts',
+    )
     return parser.parse_args(argv)
 
 
@@ -163,9 +170,10 @@ def shows_part(rows: tuple[tuple[int, ...], ...], state: dict) -> bool:
     )
 
 
-def play(folder: Path, random_board: bool, timeout: float, log: Path | None = None) -> Run:
+def play(folder: Path, random_board: bool, timeout: float, log: Path | None = None, grow: int = 0) -> Run:
     """One run: start the game, run the bot with defaults, follow the judge until the bot ends; with
-    `log`, the bot's log (-v) is written there."""
+    `log`, the bot's log (-v) is written there; with `grow`, the board is grown by that many adds
+    first (a board taller than the screen)."""
     from flowbot.capture.screen import MssScreen
 
     run = Run(folder.name, random_board)
@@ -174,6 +182,7 @@ def play(folder: Path, random_board: bool, timeout: float, log: Path | None = No
     started = time.monotonic()
     bot = None
     try:
+        grow_board(screen, grow)
         first = judge(folder, port)
         if first is None:
             raise SystemExit(f"{folder.name}: the judge did not answer")
@@ -224,6 +233,49 @@ def play(folder: Path, random_board: bool, timeout: float, log: Path | None = No
         stop(game)
     run.seconds = round(time.monotonic() - started, 1)
     return run
+
+
+def grow_board(screen, adds: int) -> None:
+    """Grow the board past the screen before the bot starts: `adds` times, take a pair of touching
+    digits in a row (a pair in every version of the game) and press the add control, found as the
+    bot finds it (the "+" read with the board, else a control labelled "add"), through pyautogui.
+    The pair first keeps the added digits from lining up with the rows above (a board that repeats
+    itself row for row reads the same wherever it is scrolled)."""
+    if adds <= 0:
+        return
+    from flowbot.act.pointer import import_pyautogui
+    from flowbot.numbermatch.controls import find_add_control
+    from flowbot.numbermatch.read import read_board
+
+    gui = import_pyautogui()
+    gui.PAUSE = 0
+    for _ in range(adds):
+        reading = read_board(screen.grab().pixels, "the screen", straighten=False)
+        pair = touching_pair(reading.rows)
+        if pair is not None:
+            row, col = pair
+            for at in (col, col + 1):
+                gui.click(*reading.grid.center(row, at))
+                time.sleep(0.3)
+            time.sleep(0.7)
+        frame = screen.grab().pixels
+        reading = read_board(frame, "the screen", straighten=False)
+        point = reading.plus or find_add_control(frame, reading.grid)
+        if point is None:
+            raise SystemExit('no "+" or "add" control to grow the board with')
+        gui.click(*point)
+        time.sleep(1.0)
+
+
+def touching_pair(rows: tuple[str, ...]) -> tuple[int, int] | None:
+    """The first two touching digits in a row that pair (equal or summing to 10), as (row, col) of
+    the left one, or None."""
+    for row, text in enumerate(rows):
+        for col in range(len(text) - 1):
+            left, right = text[col], text[col + 1]
+            if left.isdigit() and right.isdigit() and (left == right or int(left) + int(right) == 10):
+                return row, col
+    return None
 
 
 def count(run: Run, before: dict, after: dict) -> None:
@@ -306,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             for number in range(args.runs):
                 log = logs / f"{name}-{number + 1}.log" if logs is not None else None
-                run = play(folder / name, args.random, args.timeout, log)
+                run = play(folder / name, args.random, args.timeout, log, args.grow)
                 runs.append(run)
                 if args.json:
                     print(json.dumps(asdict(run)), flush=True)

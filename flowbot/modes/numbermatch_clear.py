@@ -845,7 +845,7 @@ def _moved(before: View, after: View) -> bool:
     return ys or abs(new.grid.xs[0] + shift[1] - old.grid.xs[0]) > 1
 
 
-def _overlap_shift(before: tuple[str, ...], after: tuple[str, ...], step: int) -> int | None:
+def _overlap_shift(before: tuple[str, ...], after: tuple[str, ...], step: float) -> int | None:
     """How many rows the view moved down between two readings: the shift, nearest `step`, under
     which the rows they share agree."""
     candidates = []
