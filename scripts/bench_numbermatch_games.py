@@ -67,7 +67,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds a run may take (default 240)")
     parser.add_argument("--games-dir", default=str(GAMES), help="where the games are")
     parser.add_argument("--json", action="store_true", help="print each run as a JSON line")
-    parser.add_argument("--logs", default="", help="a folder to keep each run's bot log in (-v)")
+    parser.add_argument("--logs", default="", help="a folder to keep each run's bot log in (-vv)")
     parser.add_argument(
         "--grow",
         type=int,
@@ -172,7 +172,7 @@ def shows_part(rows: tuple[tuple[int, ...], ...], state: dict) -> bool:
 
 def play(folder: Path, random_board: bool, timeout: float, log: Path | None = None, grow: int = 0) -> Run:
     """One run: start the game, run the bot with defaults, follow the judge until the bot ends; with
-    `log`, the bot's log (-v) is written there; with `grow`, the board is grown by that many adds
+    `log`, the bot's log (-vv) is written there; with `grow`, the board is grown by that many adds
     first (a board taller than the screen)."""
     from flowbot.capture.screen import MssScreen
 
@@ -186,7 +186,7 @@ def play(folder: Path, random_board: bool, timeout: float, log: Path | None = No
         first = judge(folder, port)
         if first is None:
             raise SystemExit(f"{folder.name}: the judge did not answer")
-        verbose = ["-v"] if log is not None else []
+        verbose = ["-vv"] if log is not None else []
         # A log goes straight to its file: a pipe read only at the end would fill and stop the bot.
         errors = log.open("w") if log is not None else subprocess.PIPE
         bot = subprocess.Popen(

@@ -145,3 +145,41 @@ def test_the_real_pointer_turns_the_wheel_only_over_its_fence_and_never_with_the
     with pytest.raises(PointerError, match="button held"):
         pointer.wheel(150, 150, -1)
     assert gui.calls == ["move", "scroll -3", "down"]
+
+
+def test_a_board_changed_while_scrolling_is_read_again() -> None:
+    """The board changes while the bot scrolls to a cell (a game taking a click late, adding by
+    itself; here other digits altogether): the rows on screen are nowhere in the board as read, so
+    it is read again and cleared, not given up."""
+    results: list = []
+    rules = Rules(diagonals=False, auto_add=True, add_when_stuck=True, adds_limited=False)
+    game = NumberMatchGame(random.Random(11), start=35, rules=rules, report=results.append)
+    page = WheelPage(game, (480, 1600), height=470, notch=53)
+    pointer = PagePointer(page)
+    loop = NumberMatchClear(
+        PageScreen(page), pointer, None, 1, sleep=lambda seconds: None,
+        rules=rules, fixed=frozenset({"diagonals", "auto_add", "add_when_stuck", "adds_limited"}),
+    )  # fmt: skip
+    dealt, scrolling_to_cell = [], []
+    bring_into_view = loop.bring_into_view
+
+    def to_cell(row: int, cells: tuple[int, ...]) -> None:
+        scrolling_to_cell.append(row)
+        try:
+            bring_into_view(row, cells)
+        finally:
+            scrolling_to_cell.pop()
+
+    def wheel(x: float, y: float, notches: int) -> None:
+        PagePointer.wheel(pointer, x, y, notches)
+        if scrolling_to_cell and not dealt:  # the page moved to a cell, and the board changed
+            dealt.append(game.rows_text())
+            game.deal()  # other digits, behind the bot's back
+
+    loop.bring_into_view = to_cell  # type: ignore[method-assign]
+    pointer.wheel = wheel  # type: ignore[method-assign]
+    report = loop.run()
+    assert dealt, "no scroll to a cell"
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 1 and results and results[0].cleared
+    assert report.boards[0].rereads >= 1

@@ -695,9 +695,15 @@ class NumberMatchClear:
                 raise NumberMatchClearError(f"row {row + 1} is off screen and the board does not scroll")
             top = _locate(expected, view.reading, self.view.top + moved)
             if top is None:
-                raise NumberMatchClearError(
-                    "after scrolling, the screen does not show the board as it should be"
+                log.debug(
+                    "after scrolling by %.1f rows the screen shows %s (end %s), not in %s",
+                    moved,
+                    " ".join(view.reading.rows),
+                    view.reading.end_seen,
+                    " ".join(expected),
                 )
+                # The game changed the board (a click taken late, digits it added): read it again.
+                raise BoardChangedError("after scrolling, the screen does not show the board as read")
             self.measure_wheel(self.view, view, top - self.view.top)
             view.top = top
             self.view = view
