@@ -154,6 +154,16 @@ def read_screen(screen) -> tuple[int, ...] | tuple[tuple[int, ...], ...] | str:
     return tuple(row_key(row) for row in reading.rows)
 
 
+def row_runs(read: tuple | str) -> tuple[tuple[int, ...], ...]:
+    """A screen's reading as rows (`row_key`), flat or by rows; () for an error."""
+    if isinstance(read, str) or not read:
+        return ()
+    if isinstance(read[0], tuple):
+        return read  # type: ignore[return-value]
+    flat = list(read)
+    return tuple(row_key(flat[start : start + 9]) for start in range(0, len(flat), 9))
+
+
 def row_key(row) -> tuple[int, ...]:
     """One row as WIDTH digits (0 cleared or empty), from a judge's list or a reading's text."""
     values = [int(char) if str(char).isdigit() else 0 for char in row]
@@ -308,11 +318,17 @@ def check(run: Run, screen, state: dict, seen: set, follow) -> None:
     read: tuple | str = ""
     for _ in range(3):  # the screen may not have painted the judge's state yet
         read = read_screen(screen)
-        part = bool(read) and not isinstance(read, str) and isinstance(read[0], tuple)
-        if read == key or (part and shows_part(read, state)):  # type: ignore[arg-type]
+        if read == key:
             run.states += 1
             run.read_ok += 1
-            run.partial += part
+            return
+        # Rows that show of a board past the screen; or a board scrolled down by whole rows under a
+        # header that stays, which looks whole (a row cut at the header's edge looks like the top).
+        rows = row_runs(read)
+        if rows and shows_part(rows, state):
+            run.states += 1
+            run.read_ok += 1
+            run.partial += 1
             return
         time.sleep(0.15)
         now = follow()

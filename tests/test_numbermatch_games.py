@@ -42,6 +42,9 @@ def test_a_board_past_the_screen_is_checked_by_the_rows_that_show() -> None:
     assert bench.shows_part(shown, state)
     assert not bench.shows_part(tuple(bench.row_key(row) for row in ("..5112346", "123456789")), state)
     assert not bench.shows_part((), state)
+    # A board scrolled down by whole rows reads as a whole board, flat: its rows still compare.
+    assert bench.shows_part(bench.row_runs((0, 0, 5, 1, 1, 2, 3, 4, 6, 7, 8)), state)
+    assert bench.row_runs("no grid") == ()
 
 
 def test_a_board_is_grown_with_a_pair_of_touching_digits_first() -> None:

@@ -15,18 +15,23 @@ from flowbot.game.numbermatch import NumberMatchView  # noqa: E402
 from flowbot.game.render import surface_to_bgr  # noqa: E402
 from flowbot.modes.numbermatch_clear import NumberMatchClear  # noqa: E402
 from flowbot.numbermatch.game import NumberMatchGame  # noqa: E402
+from flowbot.numbermatch.read import read_board  # noqa: E402
 from flowbot.numbermatch.rules import Rules  # noqa: E402
 from tests.test_act import FakeGui  # noqa: E402
 
 
 class WheelPage:
     """The bundled game's look laid out on a page taller than the screen, seen through the screen
-    (`height` pixels) from `scroll` down: the page moves only by the wheel, `notch` pixels a notch,
-    and stops at its ends; a press and a release at different places click nothing (a browser)."""
+    (`height` pixels) from `scroll` down, under a `sticky` header: the page moves only by the
+    wheel, `notch` pixels a notch, and stops at its ends; a press and a release at different places
+    click nothing (a browser)."""
 
-    def __init__(self, game: NumberMatchGame, page: tuple[int, int], height: int, notch: int) -> None:
+    def __init__(
+        self, game: NumberMatchGame, page: tuple[int, int], height: int, notch: int, sticky: int = 0
+    ) -> None:
         self.view = NumberMatchView(game, page)
         self.page, self.height, self.notch = page, height, notch
+        self.sticky = sticky  # pixels at the page's top that stay on screen (a header the board slides under)
         self.scroll = 0
         self.wheels = 0
         pygame.font.init()
@@ -47,7 +52,9 @@ class PageScreen:
         """The screen's pixels (or a part of them)."""
         surface = pygame.Surface(self.page.page)
         self.page.view.draw(surface)
-        pixels = surface_to_bgr(surface)[self.page.scroll : self.page.scroll + self.page.height]
+        whole = surface_to_bgr(surface)
+        pixels = whole[self.page.scroll : self.page.scroll + self.page.height].copy()
+        pixels[: self.page.sticky] = whole[: self.page.sticky]
         if region is None:
             return Frame(pixels.copy())
         left, top = max(0, region.left), max(0, region.top)
@@ -77,6 +84,8 @@ class PagePointer:
         pressed, self.pressed = self.pressed, None
         if pressed is None or abs(pressed[0] - self.x) + abs(pressed[1] - self.y) > 2:
             return  # a drag on a page selects text, at most
+        if self.y < self.page.sticky:
+            return  # the header: nothing the bot clicks
         y = self.y + self.page.scroll
         self.page.view.pointer_down(self.x, y)
         self.page.view.pointer_up(self.x, y)
@@ -183,3 +192,29 @@ def test_a_board_changed_while_scrolling_is_read_again() -> None:
     assert report.stopped is None, report.stopped
     assert report.cleared == 1 and results and results[0].cleared
     assert report.boards[0].rereads >= 1
+
+
+def test_a_page_left_scrolled_with_a_row_cut_at_the_edge_is_read_from_its_top() -> None:
+    """A run that has seen the page scroll by the wheel reads a board again with the page scrolled
+    down by whole rows under a header that stays: the first row shown starts at the header's edge
+    and looks like the board's top, and the board's end shows; the bot scrolls up first anyway,
+    and reads the rows above."""
+    results: list = []
+    rules = Rules(diagonals=False, auto_add=True, add_when_stuck=True, adds_limited=False)
+    game = NumberMatchGame(random.Random(12), start=35, rules=rules, report=results.append)
+    game.add()
+    layout_top = round(NumberMatchView(game, (450, 1600)).layout.area_top)
+    page = WheelPage(game, (450, 1600), height=700, notch=46, sticky=layout_top)  # one 46 px row a notch
+    page.scroll = 2 * 46
+    shown = read_board(PageScreen(page).grab().pixels, straighten=False)
+    assert shown.whole and len(shown.rows) == game.row_count - 2  # it looks whole, and is not
+    loop = NumberMatchClear(
+        PageScreen(page), PagePointer(page), None, 1, sleep=lambda seconds: None,
+        rules=rules, fixed=frozenset({"diagonals", "auto_add", "add_when_stuck", "adds_limited"}),
+    )  # fmt: skip
+    loop.scroll_way = "wheel"  # found earlier in the run
+    rows = game.row_count
+    report = loop.run()
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 1 and results[0].cleared
+    assert report.boards[0].most_rows >= rows  # the whole board was read, the rows above too

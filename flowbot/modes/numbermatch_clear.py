@@ -516,10 +516,11 @@ class NumberMatchClear:
         ends wherever the last look left it, with `top` set."""
         view = self.look_steady()
         self._fence(view)
-        # A board nearly as tall as the view may be scrolled even when its first row looks like the
-        # grid's top (a row cut exactly at the header's edge): scroll up until nothing moves.
+        # A board nearly as tall as the view, or any board of a game seen to scroll, may be scrolled
+        # even when its first row looks like the grid's top (a row cut exactly at the header's
+        # edge): scroll up until nothing moves.
         tall = len(view.reading.rows) >= view.capacity - 2 and not view.reading.grid.bottom_visible
-        if not view.reading.whole or tall:
+        if not view.reading.whole or tall or self.scroll_way is not None:
             view = self._to_top(view)
             board.scrolled = True
         rows = list(view.reading.rows)
