@@ -3,12 +3,15 @@ defaults against every game of ../shared/numbermatch-games, each started on a 16
 display, with pairs, adds and boards counted by the game's own `judge.py` (never by flowbot's report).
 
     .venv/bin/python scripts/bench_numbermatch_games.py [--games numberama,thejas-nm] [--runs 1]
-        [--random] [--timeout 240] [--json]
+        [--random] [--timeout 240] [--json] [--logs DIR] [--grow N]
 
 While the bot plays, the judge is polled; every board state it shows is also read from the screen
-by flowbot's reader, and a state that reads otherwise is counted (`misread`). Per run: the judge's
-pairs and adds taken, won or lost, the bot's clicks and the clicks the game did not take, the rules
-the bot found and its exit status. `--random` starts games that have a random board on one.
+by flowbot's reader, and a state that reads otherwise is counted (`misread`); a board taller than
+the screen is checked by the rows that show (each a row of the judge's board, in order: `partial`).
+Per run: the judge's pairs and adds taken, won or lost, the bot's clicks and the clicks the game did
+not take, the rules the bot found and its exit status. `--random` starts games that have a random
+board on one; `--grow N` presses the game's add control N times before the bot starts (a board
+taller than the screen; the counts start after them).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class Run:
     remaining: int = -1
     states: int = 0  # distinct board states the judge showed
     read_ok: int = 0  # of those, read from the screen exactly as the judge showed them
+    partial: int = 0  # of those, boards past the screen's edge: the rows on screen were the judge's
     misread: list[str] = field(default_factory=list)
     clicks: int = 0
     wrong_clicks: int = 0
@@ -63,6 +67,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds a run may take (default 240)")
     parser.add_argument("--games-dir", default=str(GAMES), help="where the games are")
     parser.add_argument("--json", action="store_true", help="print each run as a JSON line")
+    parser.add_argument("--logs", default="", help="a folder to keep each run's bot log in (-vv)")
+    parser.add_argument(
+        "--grow",
+        type=int,
+        default=0,
+        help='press the game\'s "+" or "add" control N times before the bot starts',
+    )
     return parser.parse_args(argv)
 
 
@@ -124,18 +135,55 @@ def stop(process: subprocess.Popen) -> None:
             process.wait(timeout=5)
 
 
-def read_screen(screen) -> tuple[int, ...] | str:
-    """The board on the screen as flowbot reads it, or the reader's error."""
+def read_screen(screen) -> tuple[int, ...] | tuple[tuple[int, ...], ...] | str:
+    """The board on the screen as flowbot reads it (flat, as `board_key`), or when it runs past the
+    screen the rows that show (as `row_key`), or the reader's error."""
     from flowbot.numbermatch.read import NumberMatchReadError, read_board
 
     try:
-        return board_key(read_board(screen.grab().pixels, "the screen").rows)
+        reading = read_board(screen.grab().pixels, "the screen")
     except NumberMatchReadError as error:
         return str(error)
+    if reading.rectified or not reading.whole:
+        try:
+            reading = read_board(screen.grab().pixels, "the screen", straighten=False)
+        except NumberMatchReadError as error:
+            return str(error)
+    if reading.whole:
+        return board_key(reading.rows)
+    return tuple(row_key(row) for row in reading.rows)
 
 
-def play(folder: Path, random_board: bool, timeout: float) -> Run:
-    """One run: start the game, run the bot with defaults, follow the judge until the bot ends."""
+def row_runs(read: tuple | str) -> tuple[tuple[int, ...], ...]:
+    """A screen's reading as rows (`row_key`), flat or by rows; () for an error."""
+    if isinstance(read, str) or not read:
+        return ()
+    if isinstance(read[0], tuple):
+        return read  # type: ignore[return-value]
+    flat = list(read)
+    return tuple(row_key(flat[start : start + 9]) for start in range(0, len(flat), 9))
+
+
+def row_key(row) -> tuple[int, ...]:
+    """One row as WIDTH digits (0 cleared or empty), from a judge's list or a reading's text."""
+    values = [int(char) if str(char).isdigit() else 0 for char in row]
+    return tuple(values + [0] * (9 - len(values)))
+
+
+def shows_part(rows: tuple[tuple[int, ...], ...], state: dict) -> bool:
+    """True when the rows read from a screen that shows only part of the board are rows of the
+    judge's board, in order, one after another (and at least one row)."""
+    judged = [row_key(row) for row in state["rows"]]
+    count = len(rows)
+    return count > 0 and any(
+        tuple(judged[top : top + count]) == rows for top in range(len(judged) - count + 1)
+    )
+
+
+def play(folder: Path, random_board: bool, timeout: float, log: Path | None = None, grow: int = 0) -> Run:
+    """One run: start the game, run the bot with defaults, follow the judge until the bot ends; with
+    `log`, the bot's log (-vv) is written there; with `grow`, the board is grown by that many adds
+    first (a board taller than the screen)."""
     from flowbot.capture.screen import MssScreen
 
     run = Run(folder.name, random_board)
@@ -144,12 +192,16 @@ def play(folder: Path, random_board: bool, timeout: float) -> Run:
     started = time.monotonic()
     bot = None
     try:
+        grow_board(screen, grow)
         first = judge(folder, port)
         if first is None:
             raise SystemExit(f"{folder.name}: the judge did not answer")
+        verbose = ["-vv"] if log is not None else []
+        # A log goes straight to its file: a pipe read only at the end would fill and stop the bot.
+        errors = log.open("w") if log is not None else subprocess.PIPE
         bot = subprocess.Popen(
-            [sys.executable, "-m", "flowbot", "auto-clear", "--numbermatch", "--json"],
-            cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+            [sys.executable, "-m", "flowbot", *verbose, "auto-clear", "--numbermatch", "--json"],
+            cwd=HERE, stdout=subprocess.PIPE, stderr=errors, text=True, start_new_session=True,
         )  # fmt: skip
         last, seen = first, set()
         follow = lambda: judge(folder, port)  # noqa: E731 - the judge's look now
@@ -165,6 +217,9 @@ def play(folder: Path, random_board: bool, timeout: float) -> Run:
         if bot.poll() is None:
             stop(bot)
         out, err = bot.communicate(timeout=10)
+        if log is not None:
+            errors.close()  # type: ignore[union-attr]
+            err = log.read_text()
         time.sleep(0.5)
         final = judge(folder, port) or last
         count(run, last, final)
@@ -188,6 +243,49 @@ def play(folder: Path, random_board: bool, timeout: float) -> Run:
         stop(game)
     run.seconds = round(time.monotonic() - started, 1)
     return run
+
+
+def grow_board(screen, adds: int) -> None:
+    """Grow the board past the screen before the bot starts: `adds` times, take a pair of touching
+    digits in a row (a pair in every version of the game) and press the add control, found as the
+    bot finds it (the "+" read with the board, else a control labelled "add"), through pyautogui.
+    The pair first keeps the added digits from lining up with the rows above (a board that repeats
+    itself row for row reads the same wherever it is scrolled)."""
+    if adds <= 0:
+        return
+    from flowbot.act.pointer import import_pyautogui
+    from flowbot.numbermatch.controls import find_add_control
+    from flowbot.numbermatch.read import read_board
+
+    gui = import_pyautogui()
+    gui.PAUSE = 0
+    for _ in range(adds):
+        reading = read_board(screen.grab().pixels, "the screen", straighten=False)
+        pair = touching_pair(reading.rows)
+        if pair is not None:
+            row, col = pair
+            for at in (col, col + 1):
+                gui.click(*reading.grid.center(row, at))
+                time.sleep(0.3)
+            time.sleep(0.7)
+        frame = screen.grab().pixels
+        reading = read_board(frame, "the screen", straighten=False)
+        point = reading.plus or find_add_control(frame, reading.grid)
+        if point is None:
+            raise SystemExit('no "+" or "add" control to grow the board with')
+        gui.click(*point)
+        time.sleep(1.0)
+
+
+def touching_pair(rows: tuple[str, ...]) -> tuple[int, int] | None:
+    """The first two touching digits in a row that pair (equal or summing to 10), as (row, col) of
+    the left one, or None."""
+    for row, text in enumerate(rows):
+        for col in range(len(text) - 1):
+            left, right = text[col], text[col + 1]
+            if left.isdigit() and right.isdigit() and (left == right or int(left) + int(right) == 10):
+                return row, col
+    return None
 
 
 def count(run: Run, before: dict, after: dict) -> None:
@@ -217,19 +315,32 @@ def check(run: Run, screen, state: dict, seen: set, follow) -> None:
     if not key or key in seen or state.get("won") or state.get("lost") or state.get("game_over"):
         return
     seen.add(key)
-    read: tuple[int, ...] | str = ""
+    read: tuple | str = ""
     for _ in range(3):  # the screen may not have painted the judge's state yet
         read = read_screen(screen)
         if read == key:
             run.states += 1
             run.read_ok += 1
             return
+        # Rows that show of a board past the screen; or a board scrolled down by whole rows under a
+        # header that stays, which looks whole (a row cut at the header's edge looks like the top).
+        rows = row_runs(read)
+        if rows and shows_part(rows, state):
+            run.states += 1
+            run.read_ok += 1
+            run.partial += 1
+            return
         time.sleep(0.15)
         now = follow()
         if now is None or board_key(now["rows"]) != key:
             return  # the game moved on: this state cannot be checked
     run.states += 1
-    shown = read if isinstance(read, str) else "".join(map(str, read))
+    if isinstance(read, str):
+        shown = read
+    elif read and isinstance(read[0], tuple):
+        shown = "part " + "/".join("".join(map(str, row)) for row in read)
+    else:
+        shown = "".join(map(str, read))
     run.misread.append(f"judge {''.join(map(str, key))} read {shown}")
 
 
@@ -238,7 +349,8 @@ def describe(run: Run) -> str:
     ending = "won" if run.won else "lost" if run.lost else "not finished"
     return (
         f"{run.game}{' (random)' if run.random_board else ''}: pairs {run.pairs}, adds {run.adds}, "
-        f"{ending} ({run.remaining} left), read {run.read_ok}/{run.states} states, "
+        f"{ending} ({run.remaining} left), read {run.read_ok}/{run.states} states "
+        f"({run.partial} past the screen, their rows on it), "
         f"clicks {run.clicks} ({run.wrong_clicks} not taken), bot exit {run.exit_status}, {run.seconds} s; "
         f"lessons: {run.lessons}; stopped: {run.stopped}"
     )
@@ -255,10 +367,14 @@ def main(argv: list[str] | None = None) -> int:
         path.name for path in folder.iterdir() if (path / "start").exists()
     )
     runs = []
+    logs = Path(args.logs) if args.logs else None
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
     with VirtualDisplay(*SCREEN):
         for name in names:
-            for _ in range(args.runs):
-                run = play(folder / name, args.random, args.timeout)
+            for number in range(args.runs):
+                log = logs / f"{name}-{number + 1}.log" if logs is not None else None
+                run = play(folder / name, args.random, args.timeout, log, args.grow)
                 runs.append(run)
                 if args.json:
                     print(json.dumps(asdict(run)), flush=True)

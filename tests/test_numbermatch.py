@@ -111,6 +111,20 @@ def test_reading_order_wraps_from_the_end_of_a_row_to_the_start_of_the_next():
     assert is_near(at(0, 8), at(1, 0))
 
 
+def test_a_wrap_that_skips_the_last_column_runs_past_it_and_never_from_it():
+    """skip-last-column: a row's last-but-one slot runs on to the next row's first past a digit in the
+    last column, and the last column's digit pairs across no row's end (the phone game's wrap: the
+    other way round)."""
+    skip = Rules(wrap="skip-last-column")
+    cells = board_with((0, 7, 3), (0, 8, 5), (1, 0, 7), (1, 1, 5))
+    assert find_pairs(cells, skip) == [(at(0, 7), at(1, 0))]
+    assert is_near(at(0, 7), at(1, 0), skip) and not is_near(at(0, 8), at(1, 0), skip)
+    assert find_pairs(cells) == [] and find_pairs(cells, Rules(wrap="none")) == []
+    from_last = board_with((0, 8, 4), (1, 0, 6))
+    assert find_pairs(from_last, skip) == [] and find_pairs(from_last) == [(at(0, 8), at(1, 0))]
+    assert Rules(wrap=True).wrap == "next-row" and Rules(wrap=False).wrap == "none"
+
+
 def test_a_hand_checked_board():
     cells = make_board((1, 2, 3, 4, 5, 6, 7, 8, 9, 2, 0, 0, 0, 5, 0, 0, 0, 1, 3, 4, 5, 3, 9, 2, 1, 4, 6))
     # 1 2 3 4 5 6 7 8 9

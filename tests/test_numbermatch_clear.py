@@ -20,7 +20,7 @@ from flowbot.modes.numbermatch_clear import (  # noqa: E402
 )
 from flowbot.numbermatch.game import NumberMatchGame  # noqa: E402
 from flowbot.numbermatch.read import read_board  # noqa: E402
-from flowbot.numbermatch.rules import GENERATED, Rules  # noqa: E402
+from flowbot.numbermatch.rules import GENERATED, WRAP_SKIP_LAST, Rules  # noqa: E402
 
 
 class ViewScreen:
@@ -69,6 +69,10 @@ class ViewPointer:
         self.held = False
         self.clicks += 1
         self.view.pointer_up(self.x, self.y)
+
+    def wheel(self, x: float, y: float, notches: int) -> None:
+        self.move(x, y)
+        self.view.wheel(-notches)  # the view's steps count up the board
 
 
 def play(seed: int, size: tuple[int, int], count: int, start: int = 27, rules: Rules | None = None):
@@ -203,8 +207,9 @@ def test_a_board_scrolled_by_whole_rows_is_still_read_from_its_top() -> None:
         (Rules(add=GENERATED), "add=generated"),
         (Rules(auto_add=True), "auto-add=yes"),
         (Rules(add_when_stuck=True), "add-when-stuck=yes"),
+        (Rules(wrap=WRAP_SKIP_LAST), "wrap=skip-last-column"),
     ],
-    ids=["no-diagonals", "generated-add", "adds-by-itself", "adds-when-stuck"],
+    ids=["no-diagonals", "generated-add", "adds-by-itself", "adds-when-stuck", "wrap-skips-last-column"],
 )
 def test_rules_the_game_plays_by_are_found_and_the_board_cleared(rules: Rules, lesson: str) -> None:
     """A game that differs from the phone game's rules: the bot clears its boards, and each click the
@@ -215,7 +220,7 @@ def test_rules_the_game_plays_by_are_found_and_the_board_cleared(rules: Rules, l
     assert report.wrong_clicks <= 2 * len(report.lessons)
     if report.wrong_clicks or any(board.rereads for board in report.boards):
         assert any(lesson in text for text in report.lessons), report.lessons
-    for field in ("diagonals", "add", "auto_add", "add_when_stuck"):
+    for field in ("diagonals", "add", "auto_add", "add_when_stuck", "wrap"):
         found = getattr(report.rules, field)
         assert found in (getattr(rules, field), getattr(Rules(), field))  # never a rule neither has
 
@@ -281,3 +286,28 @@ def test_a_board_the_game_itself_draws_over_ends_it_with_status_4() -> None:
     report = loop.run()
     assert isinstance(report.error, BoardEndedError) and exit_code(report) == 4
     assert pointer.clicks == 4
+
+
+def test_a_line_that_runs_out_with_digits_left_is_planned_again_where_adds_are_unlimited() -> None:
+    """A plan cut short (the best line a timed-out search had) leaves digits on a board of a game
+    that adds without limit: the loop plans again from there instead of stopping."""
+    results: list = []
+    rules = Rules(adds_limited=False)
+    game = NumberMatchGame(random.Random(4), rules=rules, report=results.append)
+    view = NumberMatchView(game, (540, 960))
+    loop = NumberMatchClear(
+        ViewScreen(view), ViewPointer(view), None, 1, sleep=lambda seconds: None,
+        rules=rules, fixed=frozenset({"adds_limited"}),
+    )  # fmt: skip
+    whole = loop.plan
+    plans = []
+
+    def first_cut_short(cells, adds_left):
+        line = whole(cells, adds_left)
+        plans.append(line)
+        return line[:1] if len(plans) == 1 else line
+
+    loop.plan = first_cut_short  # type: ignore[method-assign]
+    report = loop.run()
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 1 and results[0].cleared and len(plans) >= 2

@@ -34,6 +34,26 @@ def test_boards_compare_with_cleared_cells_at_the_end_left_out() -> None:
     assert bench.board_key([[0, 3], [4, 0]]) == (0, 3, 4)
 
 
+def test_a_board_past_the_screen_is_checked_by_the_rows_that_show() -> None:
+    """The rows read from a screen showing part of a board must be the judge's rows, in order."""
+    bench = harness()
+    state = {"rows": [[1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 0, 5, 1, 1, 2, 3, 4, 6], [7, 8]]}
+    shown = tuple(bench.row_key(row) for row in ("..5112346", "78_______"))
+    assert bench.shows_part(shown, state)
+    assert not bench.shows_part(tuple(bench.row_key(row) for row in ("..5112346", "123456789")), state)
+    assert not bench.shows_part((), state)
+    # A board scrolled down by whole rows reads as a whole board, flat: its rows still compare.
+    assert bench.shows_part(bench.row_runs((0, 0, 5, 1, 1, 2, 3, 4, 6, 7, 8)), state)
+    assert bench.row_runs("no grid") == ()
+
+
+def test_a_board_is_grown_with_a_pair_of_touching_digits_first() -> None:
+    """The harness's pair before an add: two touching digits in a row that are equal or sum to 10."""
+    bench = harness()
+    assert bench.touching_pair(("123456789", ".19.55...")) == (1, 1)
+    assert bench.touching_pair(("1.9", "248")) is None
+
+
 @pytest.mark.skipif(
     not (GAMES / "thejas-nm" / "start").exists()
     or shutil.which("chromium") is None

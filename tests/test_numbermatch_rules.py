@@ -144,7 +144,9 @@ def test_rules_given_on_the_command_line_are_read_and_bad_ones_named() -> None:
     assert parse_rules("") == {}
     with pytest.raises(NumberMatchInputError, match="unknown rule 'diagonal'"):
         parse_rules("diagonal=no")
-    with pytest.raises(NumberMatchInputError, match="wrap='maybe': expected yes or no"):
+    assert parse_rules("wrap=skip-last-column") == {"wrap": "skip-last-column"}
+    assert parse_rules("wrap=no") == {"wrap": False}  # taken for none by Rules
+    with pytest.raises(NumberMatchInputError, match="wrap='maybe': expected one of none, next-row"):
         parse_rules("wrap=maybe")
 
 
@@ -164,3 +166,17 @@ def test_what_an_add_appended_names_its_kind_and_a_pair_its_line() -> None:
     assert evidence.line_kind(Move(0, 20), 9) == "diagonal"
     assert evidence.line_kind(Move(8, 9), 9) == "wrap"
     assert evidence.line_kind(Move(1, 19), 9) == "column"
+
+
+def test_a_refused_wrap_teaches_the_wrap_that_explains_it() -> None:
+    """A pair across a row's end the game refused: from the last column, the wrap that leaves that
+    column out explains it; a pair that wrap allows too, or one refused under it, only no wrap."""
+    from flowbot.numbermatch import evidence
+    from flowbot.numbermatch.rules import WRAP_NONE, WRAP_SKIP_LAST
+
+    from_last = (0,) * 8 + (4, 6)
+    assert evidence.wrap_refused(from_last, Move(8, 9), Rules()) == WRAP_SKIP_LAST
+    from_middle = (0,) * 7 + (3, 0, 7)
+    assert evidence.wrap_refused(from_middle, Move(7, 9), Rules()) == WRAP_NONE
+    past_last = (0,) * 7 + (3, 5, 7)
+    assert evidence.wrap_refused(past_last, Move(7, 9), Rules(wrap=WRAP_SKIP_LAST)) == WRAP_NONE

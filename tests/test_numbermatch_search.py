@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from flowbot.numbermatch import Move, Rules, Scoring, solve, solve_best
 from flowbot.numbermatch.board import CLASS_TABLE, find_pairs, make_board
 from flowbot.numbermatch.prune import is_dead_end
+from flowbot.numbermatch.rules import WRAP_KINDS, WRAP_NEXT_ROW, WRAP_SKIP_LAST
 from flowbot.numbermatch.score import line_score
 from flowbot.numbermatch.search import NO_WIN, TIMEOUT, WON
 
@@ -31,8 +32,12 @@ def sees(board: tuple[int, ...], a: int, b: int, rules: Rules) -> bool:
     """Slot a < b sees slot b: reading order with only cleared slots between, or a clear column/diagonal."""
     width = rules.width
     row_a, col_a = divmod(a, width)
-    row_b = b // width
-    if (rules.wrap or row_a == row_b) and not any(board[a + 1 : b]):
+    row_b, col_b = divmod(b, width)
+    if (rules.wrap == WRAP_NEXT_ROW or row_a == row_b) and not any(board[a + 1 : b]):
+        return True
+    # The line across rows leaving the last column out: only the slots between in other columns block.
+    others = [board[slot] for slot in range(a + 1, b) if slot % width != width - 1]
+    if rules.wrap == WRAP_SKIP_LAST and width - 1 not in (col_a, col_b) and not any(others):
         return True
     steps = [(1, 0)] + ([(1, 1), (1, -1)] if rules.diagonals else [])
     for down, right in steps:
@@ -101,7 +106,8 @@ def brute_force_win(cells: tuple[int, ...], rules: Rules) -> bool:
 def near(a: int, b: int, rules: Rules) -> bool:
     """No slot between a < b: consecutive in reading order, or touching across rows."""
     (row_a, col_a), (row_b, col_b) = divmod(a, rules.width), divmod(b, rules.width)
-    return b - a == 1 or (row_b - row_a == 1 and abs(col_b - col_a) <= 1)
+    skipped = rules.wrap == WRAP_SKIP_LAST and col_a == rules.width - 2 and row_b == row_a + 1 and col_b == 0
+    return b - a == 1 or (row_b - row_a == 1 and abs(col_b - col_a) <= 1) or skipped
 
 
 def brute_force_best(cells: tuple[int, ...], rules: Rules, scoring: Scoring) -> int:
@@ -141,7 +147,7 @@ def small_games(draw, max_digits: int = 12, max_adds: int = 1) -> tuple[tuple[in
     rules = Rules(
         width=draw(st.sampled_from([9, 9, 4, 5])),
         adds=adds,
-        wrap=draw(st.booleans()),
+        wrap=draw(st.sampled_from(WRAP_KINDS)),
         diagonals=draw(st.booleans()),
     )
     return tuple(digits), rules
@@ -161,7 +167,7 @@ def even_games(draw, max_adds: int = 0) -> tuple[tuple[int, ...], Rules]:
     rules = Rules(
         width=draw(st.sampled_from([9, 9, 3, 4, 5])),
         adds=adds,
-        wrap=draw(st.booleans()),
+        wrap=draw(st.sampled_from(WRAP_KINDS)),
         diagonals=draw(st.booleans()),
     )
     return tuple(digits), rules

@@ -71,7 +71,7 @@ class Guard(Protocol):
 
 
 class Pointer(Protocol):
-    """A mouse: move, press, release."""
+    """A mouse: move, press, release, turn the wheel."""
 
     def move(self, x: float, y: float) -> None:
         """Put the pointer at screen pixel (x, y)."""
@@ -83,6 +83,10 @@ class Pointer(Protocol):
 
     def up(self) -> None:
         """Release the left button where the pointer is."""
+        ...
+
+    def wheel(self, x: float, y: float, notches: int) -> None:
+        """Turn the wheel with the pointer at (x, y): `notches` toward the page's end (negative: back)."""
         ...
 
 
@@ -107,6 +111,11 @@ class RecordingPointer:
     def up(self) -> None:
         """Note a release."""
         self.events.append(("up", self.x, self.y))
+
+    def wheel(self, x: float, y: float, notches: int) -> None:
+        """Note a move and a turn of the wheel (as ("wheel", notches, 0))."""
+        self.move(x, y)
+        self.events.append(("wheel", notches, 0))
 
 
 # Pointers whose button is down right now: what atexit and a second signal release.
@@ -158,6 +167,21 @@ class PyAutoGuiPointer:
     def up(self) -> None:
         """Release the left button, if this pointer pressed it."""
         self.release()
+
+    def wheel(self, x: float, y: float, notches: int) -> None:
+        """Turn the wheel over (x, y) by `notches` (positive: toward the page's end), with the same
+        checks as a move: a stop signal first, never outside the window, never with the button held
+        (a wheel mid-drag would scroll what the drag holds)."""
+        self._check_pending()
+        if not self.bounds.contains(x, y):
+            raise PointerError(f"refusing to turn the wheel at ({x:.0f}, {y:.0f}), outside the game window")
+        if self.held:
+            raise PointerError("refusing to turn the wheel with the button held")
+        if self.guard is not None:
+            self.guard.check_window()  # the game's window is still the one under the pointer
+        self._safely(self._gui.moveTo, *self.space.to_pointer(x, y))
+        # pyautogui's clicks count up (away from the person) as positive: the page's start.
+        self._safely(self._gui.scroll, -int(notches))
 
     def release(self) -> None:
         """Let the button go without the fail-safe check: in a corner that check would raise again.

@@ -30,7 +30,7 @@ from flowbot.numbermatch import evidence
 from flowbot.numbermatch.board import Move, apply_move, find_pairs
 from flowbot.numbermatch.game import board_text
 from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
-from flowbot.numbermatch.rules import Rules, Scoring
+from flowbot.numbermatch.rules import WRAP_NONE, Rules, Scoring
 from flowbot.numbermatch.search import WON, solve, solve_best
 
 log = logging.getLogger(__name__)
@@ -44,13 +44,17 @@ REFUSE_SECONDS = 6.0  # a board unchanged this long after a move: the game refus
 REPLANS = 3  # whole-board rereads a board may need before the run stops
 SOLVE_SECONDS = 20.0
 CLICK_HOLD = 0.02
-MAX_SCROLLS = 60  # drags while looking for the top or the end of a board
+MAX_SCROLLS = 60  # scrolls while looking for the top or the end of a board
+# How a board may scroll, in the order tried: a drag (a phone, the bundled game), the wheel (a web page).
+SCROLL_WAYS = ("drag", "wheel")
 # Adds a plan may use in a game that adds without limit: each one doubles the digits to search.
 UNLIMITED_PLAN_ADDS = 3
 # Seconds a plan first gets without the moves the game has not yet been seen to take (the phone
 # game's diagonals and row-end wraps, and adds while a pair is left, which some games refuse): a win
 # that needs none of them risks no refused click.
 CAUTIOUS_SECONDS = 1.0
+# Pairs of a kind the game has not yet taken tried as a winning line's first move (each one solve).
+PROBES = 4
 # When no line clears the board: the line that takes the most pairs (a row or a win is worth nothing more).
 PAIRS_ONLY = Scoring(near_pair=1, far_pair=1, row=0, board=0)
 
@@ -166,7 +170,10 @@ class NumberMatchClear:
         self.guard.sleep = sleep
         self._view: View | None = None
         self.fenced = False
-        self.scrolls = 0  # drags made to bring a cell into view, over the run
+        self.scrolls = 0  # scrolls made to bring a cell into view, over the run
+        self.scroll_way: str | None = None  # how this game scrolls ("drag", "wheel"), once seen
+        self.notch: float | None = None  # pixels a notch of the wheel scrolls, once measured
+        self._wheeled = 0  # notches of the last turn of the wheel, until measured
         self.rules = rules or Rules()  # the phone game's, until the game shows otherwise
         self.fixed = fixed  # Rules fields set on the command line: never changed
         self.lessons: list[str] = []
@@ -174,6 +181,7 @@ class NumberMatchClear:
         self.clicks = 0
         self.wrong_clicks = 0
         self.add_point: tuple[float, float] | None = None  # an add control found by its label (screen)
+        self.add_anchor = 0.0  # where the board's first row was on screen when the control was found
 
     @property
     def view(self) -> View | None:
@@ -221,6 +229,10 @@ class NumberMatchClear:
         while True:
             if watch.error() is not None:
                 raise watch.error()  # type: ignore[misc]
+            if not line and cells and not self.rules.adds_limited:
+                # The line ran out with digits left where the game adds without limit: a new line,
+                # with adds of its own (a game that ends the board says so by drawing over it).
+                line = self.plan(cells, adds_left)
             if not line:
                 raise NumberMatchClearError(
                     f"the board cannot be cleared under the rules found ({evidence.rules_text(self.rules)}); "
@@ -257,11 +269,13 @@ class NumberMatchClear:
                     break  # the board is gone: the next one is looked for by `run`
                 # Digits are still there: the pair not taken, or digits the board as read did not have.
             elif self.confirm(after, left_after, board):
-                if not move.is_add:
-                    self.confirmed.add(evidence.line_kind(move, WIDTH))
-                elif find_pairs(cells, rules):
-                    self.confirmed.add("add")  # taken while a pair was left
+                kind = "add" if move.is_add else evidence.line_kind(move, WIDTH)
+                first = kind not in self.confirmed
+                if not move.is_add or find_pairs(cells, rules):
+                    self.confirmed.add(kind)  # an add counts when taken while a pair was left
                 cells, adds_left = after, left_after
+                if first and kind in ("diagonal", "wrap") and line:
+                    line = self.plan(cells, adds_left)  # the line may still need a kind not yet taken late
                 continue
             self.guard.check_present()  # a window over the game, or the game gone: stop, say so
             board.rereads += 1
@@ -344,10 +358,10 @@ class NumberMatchClear:
         line that takes the most pairs (said in the log), which may be empty."""
         limited = self.rules.adds_limited
         budgets = [max(adds_left, 0)] if limited else list(range(UNLIMITED_PLAN_ADDS + 1))
-        untried: dict[str, bool] = {
-            field: False
-            for field, kind in (("diagonals", "diagonal"), ("wrap", "wrap"))
-            if getattr(self.rules, field) and field not in self.fixed and kind not in self.confirmed
+        untried: dict[str, object] = {
+            field: off
+            for field, kind, off in (("diagonals", "diagonal", False), ("wrap", "wrap", WRAP_NONE))
+            if getattr(self.rules, field) != off and field not in self.fixed and kind not in self.confirmed
         }
         # Some games refuse "+" while a pair is left: a plan that adds only when stuck risks nothing.
         if (
@@ -365,9 +379,10 @@ class NumberMatchClear:
             if answer.status == WON and evidence.adds_allowed(cells, answer.moves, full):
                 return answer.moves
         for budget in budgets:
-            answer = solve(cells, replace(self.rules, adds=budget), timeout=SOLVE_SECONDS / len(budgets))
+            rules = replace(self.rules, adds=budget)
+            answer = solve(cells, rules, timeout=SOLVE_SECONDS / len(budgets))
             if answer.status == WON:
-                return answer.moves
+                return self.untried_first(cells, answer.moves, rules, untried)
         rules = replace(self.rules, adds=budgets[-1])
         best = solve_best(cells, rules, PAIRS_ONLY, timeout=SOLVE_SECONDS)
         pairs = sum(not move.is_add for move in best.moves)
@@ -377,6 +392,26 @@ class NumberMatchClear:
             pairs,
         )
         return best.moves
+
+    def untried_first(
+        self, cells: tuple[int, ...], line: tuple[Move, ...], rules: Rules, untried: dict[str, object]
+    ) -> tuple[Move, ...]:
+        """A winning line that needs pairs of a kind the game has not yet been seen to take, made to
+        start with one such pair when a win follows it: a refusal then comes while the board still
+        has its pairs and adds (at the line's end it can cost the board)."""
+        kinds = {field: off for field, off in untried.items() if field in ("diagonals", "wrap")}
+        if not kinds or not line or line[0].is_add:
+            return line
+        safe = set(find_pairs(cells, replace(rules, **kinds)))
+        risky = [Move(a, b) for a, b in find_pairs(cells, rules) if (a, b) not in safe]
+        if line[0] in risky:
+            return line
+        for move in risky[:PROBES]:
+            answer = solve(apply_move(cells, move, rules), rules, timeout=CAUTIOUS_SECONDS)
+            if answer.status == WON:
+                log.info("playing %s first: a pair of a kind the game has not yet taken", move)
+                return (move, *answer.moves)
+        return line
 
     # --- learning the rules -----------------------------------------------------------------------
 
@@ -402,9 +437,10 @@ class NumberMatchClear:
                 return self.adopt(
                     "diagonals", False, f"a diagonal pair {evidence.cells_text(move)} was refused"
                 )
-            if kind == "wrap" and self.rules.wrap:
+            if kind == "wrap" and self.rules.wrap != WRAP_NONE:
+                wrap = evidence.wrap_refused(before, move, self.rules)
                 return self.adopt(
-                    "wrap", False, f"a pair across a row's end {evidence.cells_text(move)} was refused"
+                    "wrap", wrap, f"a pair across a row's end {evidence.cells_text(move)} was refused"
                 )
             return False
         kept = replace(self.rules, clear_rows=False)
@@ -445,9 +481,15 @@ class NumberMatchClear:
         frame = self.screen.grab(self.region)
         reading = read_board(frame.pixels, "the screen")
         if reading.rectified:
-            raise NumberMatchReadError(
-                "the screen: the grid reads only straightened, so no cell can be clicked"
-            )
+            # Straightened, a grid cut by the screen's edge may read more rows than upright (the cut
+            # row's lines bent into place); only an upright reading's cells can be clicked, and its
+            # missing rows are scrolled to.
+            try:
+                reading = read_board(frame.pixels, "the screen", straighten=False)
+            except NumberMatchReadError:
+                raise NumberMatchReadError(
+                    "the screen: the grid reads only straightened, so no cell can be clicked"
+                ) from None
         return View(frame, reading)
 
     def look_steady(self) -> View:
@@ -474,10 +516,11 @@ class NumberMatchClear:
         ends wherever the last look left it, with `top` set."""
         view = self.look_steady()
         self._fence(view)
-        # A board nearly as tall as the view may be scrolled even when its first row looks like the
-        # grid's top (a row cut exactly at the header's edge): scroll up until nothing moves.
+        # A board nearly as tall as the view, or any board of a game seen to scroll, may be scrolled
+        # even when its first row looks like the grid's top (a row cut exactly at the header's
+        # edge): scroll up until nothing moves.
         tall = len(view.reading.rows) >= view.capacity - 2 and not view.reading.grid.bottom_visible
-        if not view.reading.whole or tall:
+        if not view.reading.whole or tall or self.scroll_way is not None:
             view = self._to_top(view)
             board.scrolled = True
         rows = list(view.reading.rows)
@@ -486,16 +529,15 @@ class NumberMatchClear:
             if view.reading.end_seen:
                 break
             board.scrolled = True
-            step = max(1, view.capacity - 1)
-            self.drag_rows(view, step)
-            after = self.look_steady()
-            if after.reading.rows == view.reading.rows and after.reading.grid.ys == view.reading.grid.ys:
+            after, step = self.scroll(view, max(1, view.capacity - 1))
+            if after is None:
                 raise NumberMatchClearError(
-                    "the board runs past the edge of the screen and dragging it does not scroll it"
+                    "the board runs past the edge of the screen and neither a drag nor the wheel scrolls it"
                 )
             shift = _overlap_shift(view.reading.rows, after.reading.rows, step)
             if shift is None:
                 raise NumberMatchClearError("the board's views do not join up while scrolling down it")
+            self.measure_wheel(view, after, shift)
             after.top = view.top + shift
             rows[after.top :] = after.reading.rows
             view = after
@@ -516,10 +558,9 @@ class NumberMatchClear:
     def _to_top(self, view: View) -> View:
         """Scroll up until the view stops changing (the top of the board)."""
         for _ in range(MAX_SCROLLS):
-            self.drag_rows(view, -max(1, view.capacity - 1))
-            after = self.look_steady()
-            if after.reading.rows == view.reading.rows and after.reading.grid.ys == view.reading.grid.ys:
-                return after
+            after, _ = self.scroll(view, -max(1, view.capacity - 1))
+            if after is None:
+                return self.look_steady()
             view = after
         raise NumberMatchClearError(f"the top of the board not reached after {MAX_SCROLLS} scrolls")
 
@@ -573,7 +614,7 @@ class NumberMatchClear:
             if plus is not None:
                 self.press(plus[0] + self.view.frame.left, plus[1] + self.view.frame.top)
                 return
-            point = self.add_point or self.find_add_control(self.view)
+            point = self.add_control(cells)
             if point is None:
                 raise NumberMatchClearError('no "+" and no control labelled "add" on the screen')
             self.press(*point)
@@ -614,6 +655,20 @@ class NumberMatchClear:
         self.bring_into_view(row, cells)
         self.press(*self.view.cell_point(row, col))
 
+    def add_control(self, cells: tuple[int, ...]) -> tuple[float, float] | None:
+        """Where the add control labelled "add" is now: where it was found while the board has not
+        moved on screen since; else looked for again (a page scrolled by the wheel takes the control
+        with it), first in this view, then with the board's top row in view (the top of the page)."""
+        assert self.view is not None
+        if self.add_point is not None and abs(_board_y(self.view) - self.add_anchor) <= 2:
+            return self.add_point
+        self.add_point = None
+        point = self.find_add_control(self.view)
+        if point is None and self.view.top > 0:
+            self.bring_into_view(0, cells)
+            point = self.find_add_control(self.view)
+        return point
+
     def find_add_control(self, view: View) -> tuple[float, float] | None:
         """The screen point of a control labelled "add" (read with OCR, once), or None."""
         from flowbot.numbermatch.controls import find_add_control
@@ -621,6 +676,7 @@ class NumberMatchClear:
         found = find_add_control(view.frame.pixels, view.reading.grid)
         if found is not None:
             self.add_point = (found[0] + view.frame.left, found[1] + view.frame.top)
+            self.add_anchor = _board_y(view)
             self._fence(view)
         return self.add_point
 
@@ -634,14 +690,22 @@ class NumberMatchClear:
             capacity = self.view.capacity
             target = max(0, row - capacity // 2)
             step = max(-(capacity - 1), min(capacity - 1, target - self.view.top))
-            self.drag_rows(self.view, step)
+            view, moved = self.scroll(self.view, step)
             self.scrolls += 1
-            view = self.look_steady()
-            top = _locate(expected, view.reading, self.view.top + step)
+            if view is None:
+                raise NumberMatchClearError(f"row {row + 1} is off screen and the board does not scroll")
+            top = _locate(expected, view.reading, self.view.top + moved)
             if top is None:
-                raise NumberMatchClearError(
-                    "after scrolling, the screen does not show the board as it should be"
+                log.debug(
+                    "after scrolling by %.1f rows the screen shows %s (end %s), not in %s",
+                    moved,
+                    " ".join(view.reading.rows),
+                    view.reading.end_seen,
+                    " ".join(expected),
                 )
+                # The game changed the board (a click taken late, digits it added): read it again.
+                raise BoardChangedError("after scrolling, the screen does not show the board as read")
+            self.measure_wheel(self.view, view, top - self.view.top)
             view.top = top
             self.view = view
         raise NumberMatchClearError(f"row {row + 1} could not be scrolled into view")
@@ -652,6 +716,78 @@ class NumberMatchClear:
         click(self.pointer, x, y, hold=CLICK_HOLD)
         self.clicks += 1
         self.sleep(SETTLE)
+
+    def scroll(self, view: View, rows: int) -> tuple[View | None, float]:
+        """Scroll the board about `rows` rows (positive: later rows come up into view) the way this
+        game scrolls, and look again: the view after it and the rows it should have moved, or None
+        when nothing moved. The way is found at the first need from what the screen does (a drag
+        first, which the phone game and the bundled one take; else the wheel over the board, which
+        a web page takes) and kept for the run; at the board's top or end neither moves it, which
+        teaches nothing."""
+        ways = [self.scroll_way] if self.scroll_way else list(SCROLL_WAYS)
+        self._wheeled = 0
+        for way in ways:
+            if way == "drag":
+                self.drag_rows(view, rows)
+                moved = float(rows)
+            else:
+                moved = self.wheel_rows(view, rows)
+            after = self.look_settled()
+            if _moved(view, after):
+                if self.scroll_way is None:
+                    self.scroll_way = way
+                    log.info("the board scrolls by %s", "a drag" if way == "drag" else "the mouse wheel")
+                return after, moved
+        return None, 0.0
+
+    def wheel_rows(self, view: View, rows: int) -> float:
+        """Turn the wheel over the board's middle by about `rows` rows (never more, so that views
+        scrolled through overlap; one notch at least); the rows it should move (an estimate until a
+        notch has been measured)."""
+        grid = view.reading.grid
+        x = (grid.xs[0] + grid.xs[-1]) / 2 + view.frame.left
+        y = (grid.ys[0] + grid.ys[-1]) / 2 + view.frame.top
+        distance = abs(rows) * grid.cell
+        notches = 1 if self.notch is None else max(1, int(distance // self.notch))
+        notches = notches if rows > 0 else -notches
+        self.guard.arm(view.frame, view.reading)  # the wheel turns over the view just read
+        self.guard.check(x, y)
+        self.pointer.wheel(x, y, notches)
+        self.sleep(SETTLE)
+        self._wheeled = notches
+        return notches * (self.notch or grid.cell) / grid.cell
+
+    def measure_wheel(self, before: View, after: View, shift: int) -> None:
+        """After a turn of the wheel that moved the board by `shift` rows (and the grid by some
+        pixels on screen): the pixels one notch scrolls (the largest seen: a turn at the page's end
+        is cut short)."""
+        notches, self._wheeled = self._wheeled, 0
+        if not notches or self.scroll_way != "wheel":
+            return
+        cell = before.reading.grid.cell
+        top_before = before.reading.grid.ys[0] + before.frame.top
+        top_after = after.reading.grid.ys[0] + after.frame.top
+        pixels = (top_before - top_after + shift * cell) / notches
+        if pixels > 1 and (self.notch is None or pixels > self.notch):
+            self.notch = pixels
+            log.info("a notch of the wheel scrolls %.0f pixels (%.2f rows)", pixels, pixels / cell)
+
+    def look_settled(self) -> View:
+        """A look after a scroll: the same rows in the same place twice in a row (a page may glide
+        to where the wheel sent it)."""
+        previous = None
+        for _ in range(2 * LOOKS):
+            try:
+                view = self.look()
+            except NumberMatchReadError:
+                previous = None
+                self.sleep(LOOK_PAUSE)
+                continue
+            if previous is not None and not _moved(previous, view):
+                return view
+            previous = view
+            self.sleep(LOOK_PAUSE)
+        return previous if previous is not None else self.look_steady()
 
     def drag_rows(self, view: View, rows: int) -> None:
         """Drag the grid by `rows` rows (positive: later rows come up into view)."""
@@ -700,7 +836,23 @@ class NumberMatchClear:
             self.pointer.guard = self.guard  # type: ignore[attr-defined] - its cheap look runs mid-drag too
 
 
-def _overlap_shift(before: tuple[str, ...], after: tuple[str, ...], step: int) -> int | None:
+def _board_y(view: View) -> float:
+    """The screen y of the board's first row's top edge (above the screen when scrolled past it)."""
+    grid = view.reading.grid
+    return grid.ys[0] + view.frame.top - view.top * grid.cell
+
+
+def _moved(before: View, after: View) -> bool:
+    """True when the board moved between two looks (other rows, or its rows somewhere else)."""
+    old, new = before.reading, after.reading
+    if old.rows != new.rows or len(old.grid.ys) != len(new.grid.ys):
+        return True
+    shift = (after.frame.top - before.frame.top, after.frame.left - before.frame.left)
+    ys = any(abs(a + shift[0] - b) > 1 for a, b in zip(new.grid.ys, old.grid.ys, strict=True))
+    return ys or abs(new.grid.xs[0] + shift[1] - old.grid.xs[0]) > 1
+
+
+def _overlap_shift(before: tuple[str, ...], after: tuple[str, ...], step: float) -> int | None:
     """How many rows the view moved down between two readings: the shift, nearest `step`, under
     which the rows they share agree."""
     candidates = []

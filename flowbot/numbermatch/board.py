@@ -12,7 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flowbot.numbermatch.errors import NumberMatchInputError
-from flowbot.numbermatch.rules import DEFAULT_RULES, DIGIT_CLASS, GENERATED, Rules
+from flowbot.numbermatch.rules import (
+    DEFAULT_RULES,
+    DIGIT_CLASS,
+    GENERATED,
+    WRAP_NEXT_ROW,
+    WRAP_SKIP_LAST,
+    Rules,
+)
 
 Cells = tuple[int, ...]
 Pair = tuple[int, int]
@@ -96,12 +103,14 @@ def normalize(cells: bytes, width: int, clear_rows: bool = True) -> bytes:
 # --- the fast core on bytes -------------------------------------------------------------------------
 
 
-def _near(a: int, b: int, width: int, wrap: bool) -> bool:
+def _near(a: int, b: int, width: int, wrap: str) -> bool:
     """`is_near` on flat indices with a < b."""
     step = b - a
     col = a % width
     if step == 1:
-        return wrap or col + 1 < width
+        return wrap == WRAP_NEXT_ROW or col + 1 < width
+    if step == 2 and wrap == WRAP_SKIP_LAST and col == width - 2:
+        return True  # the last-but-one slot and the next row's first: the line leaves out the slot between
     if step == width:
         return True
     if step == width + 1:
@@ -147,24 +156,33 @@ def _add(cells: bytes, kind: str = "copy", digits: bool = True) -> bytes:
     return cells + remaining
 
 
-def _pairs(classes: bytes, width: int, wrap: bool, diagonals: bool) -> list[Pair]:
+def _pairs(classes: bytes, width: int, wrap: str, diagonals: bool) -> list[Pair]:
     """Every removable pair of a board given as digit classes (see `CLASS_TABLE`), each pair once.
 
     Each slot looks forward only (reading order, down the column, down both diagonals) to the first
-    slot that is not cleared; a pair is found when that slot holds the same class.
+    slot that is not cleared; a pair is found when that slot holds the same class. `wrap` is a kind
+    of `Rules.wrap`.
     """
     size = len(classes)
     filled = [index for index, value in enumerate(classes) if value]
     found: list[Pair] = []
-    following = {}
+    wrapped = {}  # a slot -> the slot it pairs with across a row's end, when one does
+    across = wrap == WRAP_NEXT_ROW
     for a, b in itertools.pairwise(filled):
-        following[a] = b
-        if classes[a] == classes[b] and (wrap or a // width == b // width):
+        if across:
+            wrapped[a] = b  # in any line, the next filled slot is found here already
+        if classes[a] == classes[b] and (across or a // width == b // width):
             found.append((a, b))
+    if wrap == WRAP_SKIP_LAST:
+        # The line across rows leaves the last column out: the next filled slot but those.
+        line = [index for index in filled if index % width != width - 1]
+        for a, b in itertools.pairwise(line):
+            if a // width != b // width and classes[a] == classes[b]:
+                wrapped[a] = b
+                found.append((a, b))
     for a in filled:
         value = classes[a]
-        # With the wrap on, the reading-order pass has already found the next filled slot in any line.
-        skip = following.get(-1 if not wrap else a, -1)
+        skip = wrapped.get(a, -1)  # found already: a column or diagonal may be the same two slots
         col = a % width
         b = a + width
         while b < size and not classes[b]:

@@ -3,8 +3,10 @@ after a move (what an add appended and of which kind, how a pair lines up), and 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flowbot.numbermatch.board import Move, _add, apply_move, find_pairs
-from flowbot.numbermatch.rules import COPY, GENERATED, UNKNOWN, Rules
+from flowbot.numbermatch.rules import COPY, GENERATED, UNKNOWN, WRAP_NONE, WRAP_SKIP_LAST, Rules
 
 WIDTH = 9
 
@@ -68,6 +70,18 @@ def line_kind(move: Move, width: int) -> str:
     if abs(row_a - row_b) == abs(col_a - col_b):
         return "diagonal"
     return "wrap"
+
+
+def wrap_refused(cells: tuple[int, ...], move: Move, rules: Rules) -> str:
+    """The wrap that explains why the game refused this pair across a row's end on `cells`: of those
+    not yet tried, the one that keeps the most of the line (the last column left out, then none)
+    under which the pair is not one."""
+    for kind in (WRAP_SKIP_LAST, WRAP_NONE):
+        if kind == rules.wrap or (kind == WRAP_SKIP_LAST and rules.wrap == WRAP_NONE):
+            continue
+        if (move.a, move.b) not in find_pairs(cells, replace(rules, wrap=kind)):
+            return kind
+    return WRAP_NONE
 
 
 def cells_text(move: Move) -> str:

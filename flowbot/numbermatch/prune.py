@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from flowbot.numbermatch.rules import WRAP_NEXT_ROW, WRAP_SKIP_LAST
+
 NEVER = -1
 
 
 @lru_cache(maxsize=1 << 16)
-def must_clear_mask(a: int, b: int, width: int, wrap: bool, diagonals: bool) -> int:
+def must_clear_mask(a: int, b: int, width: int, wrap: str, diagonals: bool) -> int:
     """Bit mask of the slots that must be cleared before slots a < b can ever pair, or NEVER.
 
     The pair needs one clear line. Slots a and b keep their reading order, row and column when cleared
@@ -32,9 +34,14 @@ def must_clear_mask(a: int, b: int, width: int, wrap: bool, diagonals: bool) -> 
     row_b, col_b = divmod(b, width)
     rows, cols = row_b - row_a, col_b - col_a
     needs = []
-    if wrap or rows == 0:
+    between = ((1 << b) - 1) ^ ((1 << (a + 1)) - 1)
+    if wrap == WRAP_NEXT_ROW or rows == 0:
         # Reading order (the row itself when the wrap is off): every slot between them.
-        needs.append(((1 << b) - 1) ^ ((1 << (a + 1)) - 1))
+        needs.append(between)
+    elif wrap == WRAP_SKIP_LAST and width - 1 not in (col_a, col_b):
+        # Reading order leaving the last column out: every slot between but those.
+        last = sum(1 << index for index in range(a + 1, b) if index % width == width - 1)
+        needs.append(between & ~last)
     if rows > 0 and cols == 0:
         needs.append(sum(1 << (a + step * width) for step in range(1, rows)))
     if diagonals and rows > 0 and 1 <= abs(cols) <= rows:
@@ -70,7 +77,7 @@ def _diagonal_needs(row_a: int, col_a: int, rows: int, cols: int, width: int) ->
     return mask
 
 
-def is_dead_end(classes: bytes, width: int, wrap: bool, diagonals: bool) -> bool:
+def is_dead_end(classes: bytes, width: int, wrap: str, diagonals: bool) -> bool:
     """True when a board of digit classes, with no add left, provably cannot be cleared."""
     lasts = []
     for value in (1, 2, 3, 4, 5):

@@ -16,6 +16,13 @@ DIGIT_CLASS = (0, 1, 2, 3, 4, 5, 4, 3, 2, 1)
 COPY, GENERATED, UNKNOWN = "copy", "generated", "unknown"
 ADD_KINDS = (COPY, GENERATED, UNKNOWN)
 
+# How the reading-order line runs past a row's end: not at all (pairs in reading order stay in their
+# row), on to the next row's first slot (the phone game), or on to the next row's first slot from the
+# row's last-but-one, the last column left out of the line (a slot there pairs across no row's end,
+# and a digit there blocks none).
+WRAP_NONE, WRAP_NEXT_ROW, WRAP_SKIP_LAST = "none", "next-row", "skip-last-column"
+WRAP_KINDS = (WRAP_NONE, WRAP_NEXT_ROW, WRAP_SKIP_LAST)
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -24,7 +31,8 @@ class Rules:
     width: slots per row (9 in every version we know).
     adds: how many times "add numbers" may be used (4 in the article's game, 5 in some versions);
         with `adds_limited` off, how many adds a plan may use (the game allows any number).
-    wrap: the reading-order line runs on from the end of one row to the start of the next.
+    wrap: how the reading-order line runs past a row's end (WRAP_NONE, WRAP_NEXT_ROW or
+        WRAP_SKIP_LAST; True and False are taken for WRAP_NEXT_ROW and WRAP_NONE).
     diagonals: pairs along a 45-degree diagonal count, touching or across cleared slots.
     add: how an add adds (COPY, GENERATED or UNKNOWN).
     adds_limited: the game counts its adds (a badge); off, it lets you add without limit.
@@ -35,7 +43,7 @@ class Rules:
 
     width: int = 9
     adds: int = 4
-    wrap: bool = True
+    wrap: str = WRAP_NEXT_ROW
     diagonals: bool = True
     add: str = COPY
     adds_limited: bool = True
@@ -44,7 +52,12 @@ class Rules:
     clear_rows: bool = True
 
     def __post_init__(self) -> None:
-        """Reject a width, number of adds or kind of add no game can have."""
+        """Reject a width, number of adds, kind of add or wrap no game can have (a yes/no wrap is
+        taken for the phone game's or none)."""
+        if isinstance(self.wrap, bool):
+            object.__setattr__(self, "wrap", WRAP_NEXT_ROW if self.wrap else WRAP_NONE)
+        if self.wrap not in WRAP_KINDS:
+            raise NumberMatchInputError(f"wrap must be one of {', '.join(WRAP_KINDS)}, got {self.wrap!r}")
         if self.width < 1:
             raise NumberMatchInputError(f"row width must be at least 1, got {self.width}")
         if self.adds < 0:
@@ -103,8 +116,9 @@ YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
 def parse_rules(spec: str) -> dict[str, object]:
     """Rules fields from 'name=value,...' (diagonals=no, add=generated, adds=unlimited, ...).
 
-    Names: diagonals, wrap, add-when-stuck, auto-add, clear-rows (yes/no); add (copy, generated,
-    unknown); adds (limited or unlimited). NumberMatchInputError names a part it cannot read.
+    Names: diagonals, add-when-stuck, auto-add, clear-rows (yes/no); wrap (none, next-row,
+    skip-last-column; yes and no for next-row and none); add (copy, generated, unknown); adds
+    (limited or unlimited). NumberMatchInputError names a part it cannot read.
     """
     fields: dict[str, object] = {}
     for part in filter(None, (piece.strip() for piece in spec.split(","))):
@@ -116,12 +130,16 @@ def parse_rules(spec: str) -> dict[str, object]:
             if value not in ADD_KINDS:
                 raise NumberMatchInputError(f"add={value!r}: expected one of {', '.join(ADD_KINDS)}")
             fields["add"] = value
+        elif name == "wrap" and value in WRAP_KINDS:
+            fields["wrap"] = value
         elif name == "adds":
             if value not in ("limited", "unlimited"):
                 raise NumberMatchInputError(f"adds={value!r}: expected limited or unlimited")
             fields["adds_limited"] = value == "limited"
         elif value in YES or value in NO:
             fields[RULE_NAMES[name]] = value in YES
+        elif name == "wrap":
+            raise NumberMatchInputError(f"wrap={value!r}: expected one of {', '.join(WRAP_KINDS)}, yes or no")
         else:
             raise NumberMatchInputError(f"{name}={value!r}: expected yes or no")
     return fields
