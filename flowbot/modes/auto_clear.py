@@ -835,9 +835,14 @@ class AutoClear:
         if self._changed_since(frame, window, tried):
             if not beside and self._still_won(self.screen.grab(window)):
                 # The press closed something (a "Good job!" box) and the won level shows whole: the
-                # game moves on by another control, beside the board (its "Next Level").
-                log.info("the won level still shows after pressing %s", ", ".join(tried))
-                return self._press_controls(previous, geometry, beside=True)
+                # game moves on by another control, beside the board (its "Next Level"), once a
+                # slow game has had time to bring the next level by that press.
+                came = self.wait_for_board(previous, timeout=CONTROL_WAIT)
+                if came is not None:
+                    return came
+                if self._still_won(self.screen.grab(window)):
+                    log.info("the won level still shows after pressing %s", ", ".join(tried))
+                    return self._press_controls(previous, geometry, beside=True)
             came = self.wait_for_board(previous, timeout=self.settle_timeout)
             if came is None:
                 self.last_reason = (
