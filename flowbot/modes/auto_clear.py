@@ -364,6 +364,10 @@ class AutoClear:
             drawn = {stroke.color for stroke in strokes}
             untouched, last_look = self._untouched(sighting, solution, last_look)
             untouched &= broken & drawn
+            if self.tuner is not None and self.tuner.probing:
+                # While tuning, a drag the game showed nothing of was too fast (a jump it does not
+                # fill): the next try is slower, and a tap would only cost time (a time trial's).
+                untouched = set()
             if len(broken) <= was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
             was_broken = len(broken)
