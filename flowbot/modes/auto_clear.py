@@ -292,7 +292,7 @@ class AutoClear:
         attempt = -1
         starts: dict[int, Cell] = {}  # the cell each flow's last stroke began on
         untouched: set[int] = set()  # flows whose last stroke left every cell as it was
-        last_look = (sighting.frame.pixels, sighting.reading.geometry)  # the board before the last try
+        last_look = self._undrawn  # the board before the last try: none yet
         while attempt + 1 < attempts:
             attempt += 1
             started = time.perf_counter()
