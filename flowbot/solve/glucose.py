@@ -61,11 +61,14 @@ class Glucose:
         """Stop the next limited call after this many propagations (-1: no limit)."""
         self._c.glucose41_pbudget(self._handle, budget)
 
-    def solve_limited(self, expect_interrupt: bool = False) -> bool | None:
-        """Search within the budgets: True, False, or None when a budget or an interrupt stopped it."""
+    def solve_limited(self, assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> bool | None:
+        """Search within the budgets, with the assumptions true: True, False, or None when a budget or
+        an interrupt stopped it."""
         # pysat's C code handles Ctrl-C itself only for a call made on the main thread.
         on_main = threading.current_thread() is threading.main_thread()
-        self._status = self._c.glucose41_solve_lim(self._handle, [], int(on_main), int(expect_interrupt))
+        self._status = self._c.glucose41_solve_lim(
+            self._handle, list(assumptions), int(on_main), int(expect_interrupt)
+        )
         return self._status
 
     def solve(self) -> bool | None:
