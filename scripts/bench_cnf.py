@@ -41,18 +41,18 @@ def time_stages(
     def timed(stage, function):
         """`function`, its time added to `stage`."""
 
-        def run(*args):
+        def run(*args, **options):
             started = clock()
             try:
-                return function(*args)
+                return function(*args, **options)
             finally:
                 spent[stage] += clock() - started
 
         return run
 
-    def load(clauses):
+    def load(clauses, **options):
         loaded[0] += len(clauses)
-        return saved[2](clauses)
+        return saved[2](clauses, **options)
 
     sat._SHAPES.clear()
     sat._Encoding.__init__ = timed("build", saved[0])

@@ -122,3 +122,21 @@ def test_kept_solvers_are_bounded(monkeypatch):
         assert check_paths(puzzle, result.solution.paths) == []
     assert len(sat._SHAPES._ready) == 2
     assert list(sat._SHAPES._ready) == [(2, 5, frozenset()), (2, 6, frozenset())]
+
+
+@pytest.mark.parametrize("make", ["adapter", "pysat"])
+def test_the_glucose_adapter_answers_under_assumptions_as_pysat_does(make):
+    from pysat.solvers import Solver
+
+    from flowbot.solve.glucose import Glucose
+
+    solver = Glucose(incr=True) if make == "adapter" else Solver(name="glucose4", incr=True)
+    try:
+        solver.append_formula([[1, 2], [-1, 3], [-2, 3], [-3, 4]])
+        assert solver.solve_limited([-3], expect_interrupt=True) is False
+        assert solver.solve_limited([1, -2], expect_interrupt=True) is True
+        assert {1, -2, 3, 4} <= set(solver.get_model())
+        assert solver.solve_limited(expect_interrupt=True) is True  # the assumptions were for one call
+        assert solver.solve_limited([-4], expect_interrupt=True) is False
+    finally:
+        solver.delete()
