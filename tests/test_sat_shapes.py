@@ -71,15 +71,16 @@ def test_a_uniqueness_check_blocks_nothing_for_the_next_puzzle():
 
 def test_a_puzzle_with_more_colours_widens_the_shape(monkeypatch):
     built = shapes_built(monkeypatch)
-    few = Puzzle.from_rows(["A..A", "B..B", "C..C", "D..D"])  # 4 colours: 2 bits
-    wide = Puzzle.from_rows(["ABCD", "ABCD", "EFGH", "EFGH"])  # 8 colours: 3 bits
-    many = Puzzle.from_rows(["ABCD", "EFGH", "EFGH", "ABCD"])  # E..H wall A..D's ends apart
+    few = Puzzle.from_rows(["A...A", "B...B", "C...C", "D...D"])  # 4 colours: 2 bits
+    wide = Puzzle.from_rows(["ABCDE", "ABCDE", "FGHIJ", "FGHIJ"])  # 10 colours: 4 bits
+    many = Puzzle.from_rows(["ABCDE", "FGHIJ", "FGHIJ", "ABCDE"])  # F..J wall A..E's ends apart
     for puzzle in (few, few, wide, few):
         result = solve(puzzle, search=False)
         assert result.status == "solved" and result.strict
         assert check_paths(puzzle, result.solution.paths) == []
     assert solve(many, search=False).status == own_cnf_answer(many).status == "unsolvable"
-    assert [width for _rows, _cols, width in built] == [2, 3]
+    # A bit to spare: one more colour than the shape has seen needs no new build.
+    assert [width for _rows, _cols, width in built] == [3, 5]
 
 
 def test_a_timed_out_solve_frees_its_shared_solver():
