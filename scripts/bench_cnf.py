@@ -54,7 +54,7 @@ def time_stages(
         loaded[0] += len(clauses)
         return saved[2](clauses, **options)
 
-    sat._SHAPES.clear()
+    sat.forget_shapes()
     sat._Encoding.__init__ = timed("build", saved[0])
     sat._Shape.__init__ = timed("build", saved[1])
     sat._new_solver = timed("load", load)
@@ -67,7 +67,7 @@ def time_stages(
         spent["total"] = clock() - started
     finally:
         sat._Encoding.__init__, sat._Shape.__init__, sat._new_solver, sat.SHAPE_MAX_CELLS = saved
-        sat._SHAPES.clear()
+        sat.forget_shapes()
     spent["search"] = spent["total"] - spent["build"] - spent["load"]
     return spent, loaded[0]
 

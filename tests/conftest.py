@@ -35,7 +35,7 @@ def no_shared_solvers():
     yield
     sat = sys.modules.get("flowbot.solve.sat")  # never imported here: some tests check what loads
     if sat is not None:
-        sat._SHAPES.clear()
+        sat.forget_shapes()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -17,9 +17,9 @@ from tests.boards import snake_board
 @pytest.fixture(autouse=True)
 def fresh_shapes():
     """Each test starts with no shape seen and no solver kept, and leaves none behind."""
-    sat._SHAPES.clear()
+    sat.forget_shapes()
     yield
-    sat._SHAPES.clear()
+    sat.forget_shapes()
 
 
 def shapes_built(monkeypatch) -> list[tuple[int, int, int]]:
@@ -37,7 +37,7 @@ def shapes_built(monkeypatch) -> list[tuple[int, int, int]]:
 
 def own_cnf_answer(puzzle: Puzzle, **options) -> sat.SolveResult:
     """The answer from the puzzle's own CNF, no shape shared."""
-    sat._SHAPES.clear()
+    sat.forget_shapes()
     original = sat.SHAPE_MAX_CELLS
     sat.SHAPE_MAX_CELLS = 0
     try:
@@ -106,7 +106,7 @@ def test_holes_make_another_shape():
     with_hole = Puzzle.from_rows(["A..", ".#.", "..A"])
     without = Puzzle.from_rows(["A.B", "...", "B.A"])
     own = {puzzle: own_cnf_answer(puzzle) for puzzle in (with_hole, without)}
-    sat._SHAPES.clear()
+    sat.forget_shapes()
     for puzzle in (with_hole, without, with_hole, without, with_hole):
         result = solve(puzzle, search=False)
         assert (result.status, result.strict) == (own[puzzle].status, own[puzzle].strict)
@@ -141,3 +141,15 @@ def test_the_glucose_adapter_answers_under_assumptions_as_pysat_does(make):
         assert solver.solve_limited([-4], expect_interrupt=True) is False
     finally:
         solver.delete()
+
+
+def test_forgetting_shapes_makes_the_next_solve_a_lone_one(monkeypatch):
+    built = shapes_built(monkeypatch)
+    puzzle = Puzzle.from_rows(["A...A", "B...B", "C...C", "D...D"])
+    solve(puzzle, search=False)
+    solve(puzzle, search=False)
+    assert len(built) == 1 and sat._SHAPES._ready
+    sat.forget_shapes()
+    assert not sat._SHAPES._ready
+    solve(puzzle, search=False)  # seen for the first time again: its own CNF
+    assert len(built) == 1

@@ -594,6 +594,12 @@ SHAPES_KEPT = 16
 _SHAPES = _ShapeCache(SHAPES_KEPT)
 
 
+def forget_shapes() -> None:
+    """Free every kept shape solver and forget the shapes seen: the next solve is a lone one again
+    (a benchmark timing single solves, a long-lived caller done with a batch)."""
+    _SHAPES.clear()
+
+
 class _CollectorPause:
     """Pauses Python's cycle collector while any thread builds a CNF, and restores it after the last.
 
