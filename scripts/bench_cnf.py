@@ -1,10 +1,12 @@
 """Where a solve's time goes, stage by stage: building the CNF, loading it, and the search with reading back.
 
-Compares branches fairly on a busy machine: run the old and the new tree in turn, in the same minute,
-and compare medians (the first line of each report), e.g.
+Compares fairly on a busy machine: run the two in turn, in the same minute, and compare medians,
+e.g. shared shapes against a CNF per puzzle in this tree, or against an older tree's own script
+(whose stages were split around its own solve path):
 
-    PYTHONPATH=/tmp/old .venv/bin/python scripts/bench_cnf.py --set janko
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_cnf.py --set janko
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_cnf.py --set janko --own-cnf
+    PYTHONPATH=/tmp/old .venv/bin/python /tmp/old/scripts/bench_cnf.py --set janko
 
 Each round solves every puzzle of the set in turn as `solve` does in one process (strict rules, binary
 colours, SAT only: a puzzle on a board shape seen before is assumptions on that shape's solver, see

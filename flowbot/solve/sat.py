@@ -435,6 +435,7 @@ class _Shape:
         self.variables = first_bit - 1 + count * width
         self.side_by_side = [(e, i, j) for e, (i, j) in enumerate(self.edges, start=1)]
         self.clauses: list[list[int]] = []
+        self.clause_count = 0  # set once the clauses are loaded (and the list dropped)
         with _COLLECTOR.paused():
             self._degrees()
             self._colours()
@@ -564,7 +565,10 @@ class _ShapeCache:
         if width is None:
             return key, None, None
         shape = _Shape(puzzle, max(need, width) + 1)
-        return key, shape, _new_solver(shape.clauses, incremental=True)
+        solver = _new_solver(shape.clauses, incremental=True)
+        shape.clause_count = len(shape.clauses)
+        shape.clauses = []  # in the solver now: 16 kept shapes' clause lists would hold tens of MB
+        return key, shape, solver
 
     def give_back(self, key: tuple, shape: _Shape, solver) -> None:
         """Keep a shape's solver for the next puzzle on it; the least recently used goes past `keep`."""
@@ -586,8 +590,9 @@ class _ShapeCache:
             _free(solver)
 
 
-# Shapes up to this many cells share a solver: on 50x50 (2500 cells) a puzzle's assumptions cost the
-# search 2.4x (each restart propagates them again) while a 36x20 still gained (docs/benchmarks.md).
+# Shapes up to this many cells share a solver: on 50x50 (2500 cells) the search under a puzzle's
+# assumptions took 2.4x as long as with the same facts as units, while a 36x20 still gained overall
+# (docs/benchmarks.md).
 SHAPE_MAX_CELLS = 1000
 # Shapes whose solvers are kept (a 36x20 solver is a few MB).
 SHAPES_KEPT = 16
@@ -740,7 +745,7 @@ def _solve_on_shape(
     puzzle: Puzzle, key: tuple, shape: _Shape, solver, *, unique: bool, deadline: _Deadline
 ) -> SolveResult:
     """Solve strictly on a shape's shared solver, and give the solver back unless the solve failed."""
-    sizes = {"variables": shape.variables, "clauses": len(shape.clauses)}
+    sizes = {"variables": shape.variables, "clauses": shape.clause_count}
     if shape.isolated:
         _SHAPES.give_back(key, shape, solver)
         return SolveResult("unsolvable", strict=True, **sizes)
