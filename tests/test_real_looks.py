@@ -124,25 +124,13 @@ def mirrored(image: np.ndarray, height: int, desktop: tuple[int, int, int]) -> n
     return frame
 
 
-# Open misreads (a glow behind faint lines leaves an empty cell's edge undrawn: read as a hole).
-KNOWN_MISREADS = {
-    ("CodeBenaiah__Flow-Free-Solver-Using-OpenCV__Screenshot_20240220-212517.jpg", 700),
-    ("migaol__flow-solver__10x10mania-150.png", 700),
-}
-
-
 def _mirror_cases() -> list:
-    """(image, truth, height) for every truth screenshot at both heights, open misreads marked."""
-    cases = []
-    for image, truth in TRUTHS:
-        for height in (1000, 700):
-            marks = (
-                [pytest.mark.xfail(strict=True, reason="open misread")]
-                if (image.name, height) in KNOWN_MISREADS
-                else []
-            )
-            cases.append(pytest.param(image, truth, height, marks=marks, id=f"{image.name}-{height}"))
-    return cases
+    """(image, truth, height) for every truth screenshot at both heights."""
+    return [
+        pytest.param(image, truth, height, id=f"{image.name}-{height}")
+        for image, truth in TRUTHS
+        for height in (1000, 700)
+    ]
 
 
 @pytest.mark.parametrize(("image", "truth", "height"), _mirror_cases())

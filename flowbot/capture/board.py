@@ -276,6 +276,16 @@ def _closed_cells(masks: LineMasks, lattice: Lattice, frame: np.ndarray) -> np.n
     )
     horizontal = across_rows.drawn(typical, masks.dark)
     vertical = across_cols.drawn(typical, masks.dark).T
+    if not masks.dark:
+        # A dim line over a glow of another hue can vanish in the brightest channel (a red line on
+        # a cyan glow is no brighter than the glow) yet stand out in its own: undrawn edges are
+        # looked at again channel by channel. Dark lines are dark in every channel: nothing to gain.
+        horizontal = _in_own_hue(frame, across_rows, horizontal, lattice.ys, lattice.xs, masks.kernel).drawn(
+            typical
+        )
+        vertical = _in_own_hue(
+            frame.transpose(1, 0, 2), across_cols, vertical.T, lattice.xs, lattice.ys, masks.kernel
+        ).drawn(typical).T
     # An outermost line need stand out only from the cells: past it may lie a page or a desktop
     # around a window, as bright as the line. A row there is the board's when the lines between
     # its cells are drawn.
@@ -319,6 +329,59 @@ class _EdgeEvidence:
         return strong & (self.strength >= MIN_STRENGTH) & clear
 
 
+def _in_own_hue(
+    frame: np.ndarray, evidence: _EdgeEvidence, drawn: np.ndarray, lines, across, kernel: int
+) -> _EdgeEvidence:
+    """The evidence with each line holding an undrawn edge measured again on every colour channel
+    (a ridge in any channel is a line), keeping the larger coverage and strength; clutter as it was.
+
+    frame : (H, W, 3) uint8 ndarray, BGR, lines running along axis 1
+    """
+    covered, strength = evidence.covered.copy(), evidence.strength.copy()
+    height, width = frame.shape[:2]
+    step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    tolerance = max(2, round(0.06 * step))
+    parts, usable = _outer_parts(across, width)
+    # Only the board's own stretch of a line is looked at.
+    start, stop = max(0, round(across[0])), min(width, round(across[-1]) + 1)
+    element = cv2.getStructuringElement(cv2.MORPH_RECT, (1, kernel))
+    for index in np.flatnonzero((~drawn & usable).any(axis=1) & np.isfinite(strength).all(axis=1)):
+        centre = round(lines[index])
+        # The band within `tolerance` of the line, and a kernel's length either side for the top-hat;
+        # black beyond the frame, as for the brightness (a line on the frame's edge is a ridge).
+        low, high = centre - tolerance - kernel, centre + tolerance + kernel + 1
+        patch = cv2.copyMakeBorder(
+            np.ascontiguousarray(frame[max(0, low) : min(height, high), start:stop]),
+            max(0, -low),
+            max(0, high - height),
+            0,
+            0,
+            cv2.BORDER_CONSTANT,
+            value=0,
+        )
+        ridge = cv2.morphologyEx(patch, cv2.MORPH_TOPHAT, element)[kernel : kernel + 2 * tolerance + 1]
+        peak = np.zeros(width, dtype=np.uint8)
+        peak[start:stop] = ridge.max(axis=(0, 2))
+        hue_covered = np.minimum(*_part_means(peak > RIDGE_LEVEL, parts))
+        hue_strength = np.minimum(*_part_means(peak, parts))
+        undrawn = ~drawn[index] & usable
+        covered[index] = np.where(undrawn, np.maximum(covered[index], hue_covered), covered[index])
+        strength[index] = np.where(undrawn, np.maximum(strength[index], hue_strength), strength[index])
+    return _EdgeEvidence(covered, strength, evidence.cluttered)
+
+
+def _outer_parts(across, width: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """The OUTER_THIRDS of each stretch between crossings as pixel ranges, and which lie in the frame."""
+    starts = np.asarray(across[:-1], dtype=np.float64)
+    lengths = np.diff(np.asarray(across, dtype=np.float64))
+    parts = [
+        (np.rint(starts + low * lengths).astype(int), np.rint(starts + high * lengths).astype(int))
+        for low, high in OUTER_THIRDS
+    ]
+    usable = np.all([(high > low) & (low >= 0) & (high <= width) for low, high in parts], axis=0)
+    return parts, usable
+
+
 def _edges(
     mask: np.ndarray, ridge: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], virtual
 ) -> _EdgeEvidence:
@@ -329,13 +392,7 @@ def _edges(
     height, width = mask.shape
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
     tolerance = max(2, round(0.06 * step))
-    starts = np.asarray(across[:-1], dtype=np.float64)
-    lengths = np.diff(np.asarray(across, dtype=np.float64))
-    parts = [
-        (np.rint(starts + low * lengths).astype(int), np.rint(starts + high * lengths).astype(int))
-        for low, high in OUTER_THIRDS
-    ]
-    usable = np.all([(high > low) & (low >= 0) & (high <= width) for low, high in parts], axis=0)
+    parts, usable = _outer_parts(across, width)
     shape = (len(lines), len(across) - 1)
     covered, strength, cluttered = np.zeros(shape), np.zeros(shape), np.ones(shape)
     for index, position in enumerate(lines):

@@ -41,6 +41,8 @@ class LineMasks:
     level: np.ndarray | None = None  # (H, W) uint8 brightness, kept for tiled boards
     # The shortest spacing of lines that can be a board's (pixels).
     min_step: float = 6.0
+    # The top-hat's length across the lines (pixels): wider than a line, narrower than a dot.
+    kernel: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,7 @@ def line_masks(frame: np.ndarray, dark: bool = False, small: bool = False) -> Li
     threshold = _dark_threshold(horizontal, vertical) if dark else RIDGE_LEVEL
     masks = (horizontal > threshold, vertical > threshold, horizontal, vertical, widest)
     min_step = MIN_STEP if small else max(MIN_STEP, min(height, width) / 45)
-    return LineMasks(*masks, dark=dark, level=level if dark else None, min_step=min_step)
+    return LineMasks(*masks, dark=dark, level=level if dark else None, min_step=min_step, kernel=length)
 
 
 def _dark_threshold(horizontal: np.ndarray, vertical: np.ndarray) -> float:
