@@ -280,12 +280,11 @@ def _closed_cells(masks: LineMasks, lattice: Lattice, frame: np.ndarray) -> np.n
         # A dim line over a glow of another hue can vanish in the brightest channel (a red line on
         # a cyan glow is no brighter than the glow) yet stand out in its own: undrawn edges are
         # looked at again channel by channel. Dark lines are dark in every channel: nothing to gain.
-        horizontal = _in_own_hue(frame, across_rows, horizontal, lattice.ys, lattice.xs, masks.kernel).drawn(
-            typical
-        )
-        vertical = _in_own_hue(
+        across_rows = _in_own_hue(frame, across_rows, horizontal, lattice.ys, lattice.xs, masks.kernel)
+        across_cols = _in_own_hue(
             frame.transpose(1, 0, 2), across_cols, vertical.T, lattice.xs, lattice.ys, masks.kernel
-        ).drawn(typical).T
+        )
+        horizontal, vertical = across_rows.drawn(typical), across_cols.drawn(typical).T
     # An outermost line need stand out only from the cells: past it may lie a page or a desktop
     # around a window, as bright as the line. A row there is the board's when the lines between
     # its cells are drawn.
