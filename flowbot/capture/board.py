@@ -167,7 +167,7 @@ def extend_over_alike_cells(frame: np.ndarray, lattice: Lattice, dark: bool = Fa
     ]
     if inside.size == 0:
         return lattice
-    typical = np.median(inside.reshape(-1, 3), axis=0)
+    typical = _channel_medians(inside.reshape(-1, 3))
     xs, virtual_x = _extend_alike(frame, xs, ys, typical, lattice.virtual_x, 1, dark)
     ys, virtual_y = _extend_alike(frame, ys, xs, typical, lattice.virtual_y, 0, dark)
     return Lattice(tuple(xs), tuple(ys), virtual_x, virtual_y)
@@ -249,12 +249,33 @@ def _edge_of_board(frame: np.ndarray, lines, across, end: int, dark: bool) -> np
         high = min(span.shape[1], round(across[index + 1] - 0.2 * step) - start)
         if high <= low:
             continue
-        cells = float(np.median(inside[:, low:high]))
+        cells = _median(inside[:, low:high])
         line = band[:, low:high].min(axis=0) if dark else band[:, low:high].max(axis=0)
-        beyond = float(np.median(outside[:, low:high]))
-        stands = float(np.median(cells - line)) if dark else float(np.median(line - cells))
+        beyond = _median(outside[:, low:high])
+        stands = _median(cells - line) if dark else _median(line - cells)
         result[index] = stands >= RIDGE_LEVEL and abs(beyond - cells) > ALIKE_LEVEL
     return result
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a small array, without its overhead (it runs for every stretch of an edge)."""
+    ordered = np.sort(values, axis=None)
+    middle = ordered.size // 2
+    if ordered.size % 2:
+        return float(ordered[middle])
+    return (float(ordered[middle - 1]) + float(ordered[middle])) / 2
+
+
+def _channel_medians(pixels: np.ndarray) -> np.ndarray:
+    """np.median(pixels, axis=0) of (N, 3) uint8 pixels, from each channel's histogram (no sort)."""
+    medians = np.empty(pixels.shape[1])
+    for channel in range(pixels.shape[1]):
+        below = np.cumsum(np.bincount(pixels[:, channel], minlength=256))
+        # The values at sorted places (N - 1) // 2 and N // 2: their mean is the median.
+        low = int(np.searchsorted(below, (len(pixels) - 1) // 2, side="right"))
+        high = int(np.searchsorted(below, len(pixels) // 2, side="right"))
+        medians[channel] = (low + high) / 2
+    return medians
 
 
 def _rows(frame: np.ndarray, low: int, high: int) -> np.ndarray | None:
@@ -331,8 +352,8 @@ class _EdgeEvidence:
 def _in_own_hue(
     frame: np.ndarray, evidence: _EdgeEvidence, drawn: np.ndarray, lines, across, kernel: int
 ) -> _EdgeEvidence:
-    """The evidence with each line holding an undrawn edge measured again on every colour channel
-    (a ridge in any channel is a line), keeping the larger coverage and strength; clutter as it was.
+    """The evidence with each undrawn edge measured again on every colour channel (a ridge in any
+    channel is a line), keeping the larger coverage and strength; clutter as it was.
 
     frame : (H, W, 3) uint8 ndarray, BGR, lines running along axis 1
     """
@@ -341,32 +362,54 @@ def _in_own_hue(
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
     tolerance = max(2, round(0.06 * step))
     parts, usable = _outer_parts(across, width)
-    # Only the board's own stretch of a line is looked at.
-    start, stop = max(0, round(across[0])), min(width, round(across[-1]) + 1)
+    (first, _), (_, last) = parts
+    undrawn = ~drawn & usable & np.isfinite(strength)
+    # Each run of neighbouring undrawn stretches of a line, as (line, its stretches, left, right).
+    runs = []
+    for index in np.flatnonzero(undrawn.any(axis=1)):
+        edges = np.flatnonzero(undrawn[index])
+        for run in np.split(edges, np.flatnonzero(np.diff(edges) > 1) + 1):
+            runs.append((index, run, int(first[run[0]]), int(last[run[-1]])))
+    if not runs:
+        return evidence
+    # The band within `tolerance` of each line and a kernel's length either side, for the top-hat,
+    # stacked into one image (a kernel's length apart, a band sees only its own rows); black
+    # beyond the frame, as for the brightness (a line on the frame's edge is a ridge).
+    tall = 2 * (tolerance + kernel) + 1
+    stack = np.zeros((len(runs) * tall, max(right - left for *_, left, right in runs), 3), dtype=np.uint8)
+    for number, (index, _, left, right) in enumerate(runs):
+        low = round(lines[index]) - tolerance - kernel
+        top, bottom = max(0, low), min(height, low + tall)
+        stack[number * tall + top - low : number * tall + bottom - low, : right - left] = frame[
+            top:bottom, left:right
+        ]
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (1, kernel))
-    for index in np.flatnonzero((~drawn & usable).any(axis=1) & np.isfinite(strength).all(axis=1)):
-        centre = round(lines[index])
-        # The band within `tolerance` of the line, and a kernel's length either side for the top-hat;
-        # black beyond the frame, as for the brightness (a line on the frame's edge is a ridge).
-        low, high = centre - tolerance - kernel, centre + tolerance + kernel + 1
-        patch = cv2.copyMakeBorder(
-            np.ascontiguousarray(frame[max(0, low) : min(height, high), start:stop]),
-            max(0, -low),
-            max(0, high - height),
-            0,
-            0,
-            cv2.BORDER_CONSTANT,
-            value=0,
-        )
-        ridge = cv2.morphologyEx(patch, cv2.MORPH_TOPHAT, element)[kernel : kernel + 2 * tolerance + 1]
-        peak = np.zeros(width, dtype=np.uint8)
-        peak[start:stop] = ridge.max(axis=(0, 2))
-        hue_covered = np.minimum(*_part_means(peak > RIDGE_LEVEL, parts))
-        hue_strength = np.minimum(*_part_means(peak, parts))
-        undrawn = ~drawn[index] & usable
-        covered[index] = np.where(undrawn, np.maximum(covered[index], hue_covered), covered[index])
-        strength[index] = np.where(undrawn, np.maximum(strength[index], hue_strength), strength[index])
+    ridge = cv2.morphologyEx(stack, cv2.MORPH_TOPHAT, element).reshape(len(runs), tall, -1, 3)
+    peaks = ridge[:, kernel : kernel + 2 * tolerance + 1].max(axis=(1, 3))
+    # Every undrawn edge at once: its run's row of peaks, and its outer thirds within that run.
+    number = np.concatenate([np.full(len(run), count) for count, (_, run, _, _) in enumerate(runs)])
+    index = np.concatenate([np.full(len(run), line) for line, run, _, _ in runs])
+    edge = np.concatenate([run for _, run, _, _ in runs])
+    left = np.array([left for *_, left, _ in runs])[number]
+    thirds = [(low[edge] - left, high[edge] - left) for low, high in parts]
+    hue_covered = np.minimum(*_run_means(peaks > RIDGE_LEVEL, number, thirds))
+    hue_strength = np.minimum(*_run_means(peaks, number, thirds))
+    covered[index, edge] = np.maximum(covered[index, edge], hue_covered)
+    strength[index, edge] = np.maximum(strength[index, edge], hue_strength)
     return _EdgeEvidence(covered, strength, evidence.cluttered)
+
+
+def _run_means(values: np.ndarray, rows: np.ndarray, parts) -> list[np.ndarray]:
+    """Per part, the mean of `values[row]` over each [low, high) stretch (running sums), as
+    `_part_means` for stretches on different rows of `values`."""
+    total = np.zeros((values.shape[0], values.shape[1] + 1))
+    np.cumsum(values, axis=1, dtype=np.float64, out=total[:, 1:])
+    limit = values.shape[1]
+    means = []
+    for low, high in parts:
+        low, high = np.clip(low, 0, limit), np.clip(high, 0, limit)
+        means.append((total[rows, high] - total[rows, low]) / np.maximum(high - low, 1))
+    return means
 
 
 def _outer_parts(across, width: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
@@ -392,6 +435,11 @@ def _edges(
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
     tolerance = max(2, round(0.06 * step))
     parts, usable = _outer_parts(across, width)
+    # Only the columns the stretches cover are looked at (a board is a part of the frame).
+    low = int(np.clip(min(part[0].min() for part in parts), 0, width))
+    high = int(np.clip(max(part[1].max() for part in parts), low, width))
+    mask, ridge = mask[:, low:high], ridge[:, low:high]
+    parts = [(start - low, stop - low) for start, stop in parts]
     shape = (len(lines), len(across) - 1)
     covered, strength, cluttered = np.zeros(shape), np.zeros(shape), np.ones(shape)
     for index, position in enumerate(lines):
