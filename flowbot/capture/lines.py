@@ -82,20 +82,48 @@ def line_masks(frame: np.ndarray, dark: bool = False, small: bool = False) -> Li
     height, width = level.shape
     # Lines are 1-5 px thick, endpoint discs and glows far wider; the kernel sits between.
     length = SMALL_KERNEL if small else _ridge_kernel(height, width)
-    pad = length
-    # Padding with black keeps a line on the frame's very edge a ridge.
-    padded = cv2.copyMakeBorder(level, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    inner = (slice(pad, pad + height), slice(pad, pad + width))
-    across_rows = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
-    across_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
     operation = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
-    horizontal = cv2.morphologyEx(padded, operation, across_rows)[inner]
-    vertical = cv2.morphologyEx(padded, operation, across_cols)[inner]
+    horizontal = _hat(level, operation, (1, length))
+    vertical = _hat(level, operation, (length, 1))
     widest = max(11, length // 2) | 1
     threshold = _dark_threshold(horizontal, vertical) if dark else RIDGE_LEVEL
     masks = (horizontal > threshold, vertical > threshold, horizontal, vertical, widest)
     min_step = MIN_STEP if small else max(MIN_STEP, min(height, width) / 45)
     return LineMasks(*masks, dark=dark, level=level if dark else None, min_step=min_step, kernel=length)
+
+
+def _hat(level: np.ndarray, operation: int, size: tuple[int, int]) -> np.ndarray:
+    """The top-hat (or black-hat) of `level` with a `size` (width, height) rectangle, the frame padded
+    with black (a line on the frame's very edge is a ridge); worked out only around what differs
+    from the frame's corner pixel: a flat margin (a desktop of one colour around a window) has no
+    ridge, and the result there is zero anyway."""
+    height, width = level.shape
+    pad = max(size)
+    result = np.zeros_like(level)
+    left, top, wide, tall = cv2.boundingRect(cv2.compare(level, int(level[0, 0]), cv2.CMP_NE))
+    if wide == 0:
+        return result
+    # The result a kernel's length around what differs is kept; what it depends on lies within
+    # another kernel's length.
+    keep_x = (max(0, left - pad), min(width, left + wide + pad))
+    keep_y = (max(0, top - pad), min(height, top + tall + pad))
+    see_x = (max(0, keep_x[0] - pad), min(width, keep_x[1] + pad))
+    see_y = (max(0, keep_y[0] - pad), min(height, keep_y[1] + pad))
+    # Black only past the frame's own edges: elsewhere the frame's pixels are there to be seen.
+    borders = (
+        pad if see_y[0] == 0 else 0,
+        pad if see_y[1] == height else 0,
+        pad if see_x[0] == 0 else 0,
+        pad if see_x[1] == width else 0,
+    )
+    seen = cv2.copyMakeBorder(
+        level[see_y[0] : see_y[1], see_x[0] : see_x[1]], *borders, cv2.BORDER_CONSTANT, value=0
+    )
+    hat = cv2.morphologyEx(seen, operation, cv2.getStructuringElement(cv2.MORPH_RECT, size))
+    rows = slice(keep_y[0] - see_y[0] + borders[0], keep_y[1] - see_y[0] + borders[0])
+    cols = slice(keep_x[0] - see_x[0] + borders[2], keep_x[1] - see_x[0] + borders[2])
+    result[keep_y[0] : keep_y[1], keep_x[0] : keep_x[1]] = hat[rows, cols]
+    return result
 
 
 def _dark_threshold(horizontal: np.ndarray, vertical: np.ndarray) -> float:
