@@ -162,8 +162,15 @@ def test_a_mirrored_phone_reads_as_its_screenshot_on_both_paths(image, truth, he
     desktop = DESKTOPS[TRUTHS.index((image, truth)) % len(DESKTOPS)]
     frame = mirrored(decode_image(image.read_bytes()), height, desktop)
     want = truth.read_text().split()
-    assert read_puzzle(frame).puzzle.to_rows() == want
+    reading = read_puzzle(frame)
+    assert reading.puzzle.to_rows() == want
     assert read_screenshot(frame).puzzle.to_rows() == want
+    # The next level's read, around where this board was (issue 25), reads the same board.
+    again = read_puzzle(frame, near=reading.geometry)
+    assert again.puzzle.to_rows() == want
+    assert again.geometry.xs + again.geometry.ys == pytest.approx(
+        reading.geometry.xs + reading.geometry.ys, abs=1.0
+    )
 
 
 def test_truth_screenshots_are_present_or_skipped():

@@ -83,18 +83,21 @@ def no_board_message(failures: list[str]) -> str:
     return "no board found: " + "; ".join(dict.fromkeys(failures))
 
 
-def board_candidates(frame: np.ndarray, failures: list[str]) -> Iterator[Board]:
+def board_candidates(
+    frame: np.ndarray, failures: list[str], scale: tuple[int, int] | None = None
+) -> Iterator[Board]:
     """Boards the frame may hold, by the evidence for them, most trusted first: bright grid lines;
     dark gaps between tiles (or dark lines on a light board); the same for a board much smaller than
     the frame; the regular lattice of dots and faint markers in a flat panel. Why a way found
-    nothing is appended to `failures`.
+    nothing is appended to `failures`. `scale` (height, width) is the whole frame's when `frame` is a
+    part of it.
     """
     ways = [(False, False), (True, False)]
-    if small_differs(frame):
+    if small_differs(frame, scale):
         ways += [(False, True), (True, True)]
     for dark, small in ways:
         try:
-            lattice, closed = _cells(frame, dark, small)
+            lattice, closed = _cells(frame, dark, small, scale)
         except CaptureError as error:
             failures.append(str(error))
             continue
@@ -133,9 +136,9 @@ def one_piece(board: Board, cells: frozenset[Cell]) -> Board:
     return _board(board.geometry.xs, board.geometry.ys, largest)
 
 
-def _cells(frame: np.ndarray, dark: bool, small: bool) -> tuple[Lattice, np.ndarray]:
+def _cells(frame: np.ndarray, dark: bool, small: bool, scale=None) -> tuple[Lattice, np.ndarray]:
     """The lines, their lattice and the closed cells, from bright lines (or dark gaps)."""
-    masks = line_masks(frame, dark=dark, small=small)
+    masks = line_masks(frame, dark=dark, small=small, scale=scale)
     kind = ("tile gaps or dark lines" if dark else "grid lines") + (" at small scale" if small else "")
     lattice = find_lattice(masks)
     if lattice is None:

@@ -70,16 +70,19 @@ def brightness(frame: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(blue, green), red)
 
 
-def line_masks(frame: np.ndarray, dark: bool = False, small: bool = False) -> LineMasks:
+def line_masks(
+    frame: np.ndarray, dark: bool = False, small: bool = False, scale: tuple[int, int] | None = None
+) -> LineMasks:
     """Thin bright lines: what a top-hat keeps of structures thinner than a few pixels across them.
 
     With `dark`, thin dark lines instead (a black-hat): the gaps between tiles where a game draws
     its cells as tiles and no grid lines, or dark lines on a light board. With `small`, for a board
     much smaller than the frame: a kernel and a shortest spacing fitted to cells of ~16 px, not to
-    the frame's size.
+    the frame's size. `scale` (height, width) is the whole frame's when `frame` is a part of it: the
+    part is read as the whole would be.
     """
     level = brightness(frame)
-    height, width = level.shape
+    height, width = scale or level.shape
     # Lines are 1-5 px thick, endpoint discs and glows far wider; the kernel sits between.
     length = SMALL_KERNEL if small else _ridge_kernel(height, width)
     operation = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
@@ -133,9 +136,9 @@ def _dark_threshold(horizontal: np.ndarray, vertical: np.ndarray) -> float:
     return max(RIDGE_LEVEL, DARK_SHARE * deepest)
 
 
-def small_differs(frame: np.ndarray) -> bool:
-    """Whether the small-board kernel differs from the one the frame's size gives."""
-    return _ridge_kernel(*frame.shape[:2]) != SMALL_KERNEL
+def small_differs(frame: np.ndarray, scale: tuple[int, int] | None = None) -> bool:
+    """Whether the small-board kernel differs from the one the frame's size (or `scale`) gives."""
+    return _ridge_kernel(*(scale or frame.shape[:2])) != SMALL_KERNEL
 
 
 def _ridge_kernel(height: int, width: int) -> int:
