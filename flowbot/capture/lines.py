@@ -86,8 +86,10 @@ def line_masks(
     # Lines are 1-5 px thick, endpoint discs and glows far wider; the kernel sits between.
     length = SMALL_KERNEL if small else _ridge_kernel(height, width)
     operation = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
-    horizontal = _hat(level, operation, (1, length))
-    vertical = _hat(level, operation, (length, 1))
+    # What differs from the frame's corner pixel: a flat margin around it holds no ridge.
+    differs = cv2.boundingRect(cv2.compare(level, int(level[0, 0]), cv2.CMP_NE))
+    horizontal = _hat(level, operation, (1, length), differs)
+    vertical = _hat(level, operation, (length, 1), differs)
     widest = max(11, length // 2) | 1
     threshold = _dark_threshold(horizontal, vertical) if dark else RIDGE_LEVEL
     masks = (horizontal > threshold, vertical > threshold, horizontal, vertical, widest)
@@ -95,15 +97,15 @@ def line_masks(
     return LineMasks(*masks, dark=dark, level=level if dark else None, min_step=min_step, kernel=length)
 
 
-def _hat(level: np.ndarray, operation: int, size: tuple[int, int]) -> np.ndarray:
+def _hat(level: np.ndarray, operation: int, size: tuple[int, int], differs) -> np.ndarray:
     """The top-hat (or black-hat) of `level` with a `size` (width, height) rectangle, the frame padded
-    with black (a line on the frame's very edge is a ridge); worked out only around what differs
-    from the frame's corner pixel: a flat margin (a desktop of one colour around a window) has no
-    ridge, and the result there is zero anyway."""
+    with black (a line on the frame's very edge is a ridge); worked out only around `differs` (left,
+    top, width, height), the box of what differs from the frame's corner pixel: a flat margin (a
+    desktop of one colour around a window) has no ridge, and the result there is zero anyway."""
     height, width = level.shape
     pad = max(size)
     result = np.zeros_like(level)
-    left, top, wide, tall = cv2.boundingRect(cv2.compare(level, int(level[0, 0]), cv2.CMP_NE))
+    left, top, wide, tall = differs
     if wide == 0:
         return result
     # The result a kernel's length around what differs is kept; what it depends on lies within
