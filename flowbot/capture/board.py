@@ -136,7 +136,9 @@ def one_piece(board: Board, cells: frozenset[Cell]) -> Board:
     return _board(board.geometry.xs, board.geometry.ys, largest)
 
 
-def _cells(frame: np.ndarray, dark: bool, small: bool, scale=None) -> tuple[Lattice, np.ndarray]:
+def _cells(
+    frame: np.ndarray, dark: bool, small: bool, scale: tuple[int, int] | None = None
+) -> tuple[Lattice, np.ndarray]:
     """The lines, their lattice and the closed cells, from bright lines (or dark gaps)."""
     masks = line_masks(frame, dark=dark, small=small, scale=scale)
     kind = ("tile gaps or dark lines" if dark else "grid lines") + (" at small scale" if small else "")
@@ -396,15 +398,15 @@ def _in_own_hue(
     ridge = cv2.morphologyEx(stack, cv2.MORPH_TOPHAT, element).reshape(len(runs), tall, -1, 3)
     peaks = ridge[:, kernel : kernel + 2 * tolerance + 1].max(axis=(1, 3))
     # Every undrawn edge at once: its run's row of peaks, and its outer thirds within that run.
-    number = np.concatenate([np.full(len(run), count) for count, (_, run, _, _) in enumerate(runs)])
-    index = np.concatenate([np.full(len(run), line) for line, run, _, _ in runs])
+    of_run = np.concatenate([np.full(len(run), count) for count, (_, run, _, _) in enumerate(runs)])
+    on_line = np.concatenate([np.full(len(run), line) for line, run, _, _ in runs])
     edge = np.concatenate([run for _, run, _, _ in runs])
-    left = np.array([left for *_, left, _ in runs])[number]
-    thirds = [(low[edge] - left, high[edge] - left) for low, high in parts]
-    hue_covered = np.minimum(*_run_means(peaks > RIDGE_LEVEL, number, thirds))
-    hue_strength = np.minimum(*_run_means(peaks, number, thirds))
-    covered[index, edge] = np.maximum(covered[index, edge], hue_covered)
-    strength[index, edge] = np.maximum(strength[index, edge], hue_strength)
+    start = np.array([run_left for *_, run_left, _ in runs])[of_run]
+    thirds = [(low[edge] - start, high[edge] - start) for low, high in parts]
+    hue_covered = np.minimum(*_run_means(peaks > RIDGE_LEVEL, of_run, thirds))
+    hue_strength = np.minimum(*_run_means(peaks, of_run, thirds))
+    covered[on_line, edge] = np.maximum(covered[on_line, edge], hue_covered)
+    strength[on_line, edge] = np.maximum(strength[on_line, edge], hue_strength)
     return _EdgeEvidence(covered, strength, evidence.cluttered)
 
 
