@@ -330,3 +330,25 @@ def test_after_a_box_closes_on_the_won_level_the_control_beside_the_board_moves_
     board = Geometry(tuple(float(x) for x in range(20, 281, 52)), tuple(float(y) for y in range(20, 256, 47)))
     assert loop._press_controls(["A.A"], board) is came
     assert presses == [(140.0, 130.0), (245.0, 280.0)]  # Continue, then Next Level; never the '»'
+
+
+def test_each_look_after_the_first_reads_around_the_last_board_first(levels, tmp_path, monkeypatch):
+    # Reading the part of the frame around the last board costs a few milliseconds a look less; a
+    # board of another size that comes next (5x5, 6x6, 10x8) is still found, from the whole frame.
+    from flowbot.capture import read as capture_read
+    from flowbot.modes import auto_clear
+
+    asked = []
+
+    def spy(frame, source=None, near=None):
+        """The real reader, noting where it was asked to look first."""
+        asked.append(near)
+        return capture_read.read_puzzle(frame, source, near)
+
+    monkeypatch.setattr(auto_clear, "read_puzzle", spy)
+    game = SimulatedGame(levels)
+    report = run(game, tmp_path, 3).run()
+    assert report.cleared == 3, report.summary()
+    # Only the warm-up's tiny board and the first look read the whole frame first.
+    assert asked[:2] == [None, None] and len(asked) > 6 and all(near is not None for near in asked[2:])
+    assert [level.size for level in report.levels] == ["5x5", "6x6", "10x8"]

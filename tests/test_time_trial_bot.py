@@ -159,9 +159,9 @@ def test_a_half_drawn_level_read_as_another_board_is_drawn_again_not_counted(tri
     game = DroppingGame(None, session=session, clock=clock, per_grab=0.05, drop_on=1)
     misreads = []
 
-    def misreading(frame, source=None):
+    def misreading(frame, source=None, near=None):
         """The real reader, but a half-drawn board comes out with one more dot pair (pipes as dots)."""
-        reading = read_puzzle(frame, source)
+        reading = read_puzzle(frame, source, near)
         board = session.board
         if board.covered > len(reading.puzzle.endpoints) * 2 and not board.complete:
             rows = [list(line) for line in reading.puzzle.to_rows()]

@@ -65,10 +65,15 @@ class AutoClear(LiveLoop):
     # kept when a retry follows the board elsewhere (the new scene shows earlier strokes).
     _undrawn: tuple[np.ndarray, Geometry] | None = None
     _won: WonLevel | None = None  # the level just won, to tell it (misread under a dialog) from a new one
+    # Where the last board read lay on the frame (every frame is of the same region): the next read
+    # looks there first, a few milliseconds a look less, and reads the whole frame when no board is there.
+    _near: Geometry | None = None
 
     def read(self, pixels: np.ndarray) -> Reading:
-        """Read the board on a frame (CaptureError when none reads)."""
-        return read_puzzle(pixels)
+        """Read the board on a frame (CaptureError when none reads), around the last board first."""
+        reading = read_puzzle(pixels, near=self._near)
+        self._near = reading.geometry
+        return reading
 
     def solvable(self, puzzle: Puzzle) -> bool:
         """True when the board read has a solution (found within two seconds)."""
@@ -341,7 +346,7 @@ class AutoClear(LiveLoop):
             if not unfinished and self.new_dialog(frame, old, window, scene):
                 return Evidence("dialog")
             try:
-                seen = read_puzzle(frame.pixels)
+                seen = self.read(frame.pixels)
             except CaptureError:
                 seen = None
             in_place = same_level_showing(centre_colours(frame.pixels, old), before, dots)
