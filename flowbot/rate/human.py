@@ -128,9 +128,11 @@ class State:
         self.open = [len(edges) for edges in board.incident]
         # Per cell at the end of a piece of path: the cell at the piece's other end (itself when alone).
         self.tail = list(range(len(board.cells)))
-        # Per colour: the cells it reached when last looked at (None: look again). Reach only shrinks,
-        # so it stays right until a cell inside it changes; propagate.settle keeps it so.
-        self.reach: list[bytearray | None] = [None] * len(board.ends)
+        # Per colour: the cells it reached when last looked at (None: look again), with what that flood
+        # looked at: (reached, those cells and their neighbours, the colour's cells, across, down).
+        # Reach only shrinks, so it stays right until a cell inside it changes; propagate.settle keeps
+        # it so.
+        self.reach: list[tuple[int, int, int, int, int] | None] = [None] * len(board.ends)
 
     def copy(self) -> State:
         """An independent copy for trying a move."""
