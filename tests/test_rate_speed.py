@@ -6,8 +6,21 @@ import random
 
 from flowbot.generate.levels import to_puzzle
 from flowbot.generate.lines import grow
-from flowbot.rate import propagate
-from flowbot.rate.human import OFF, UNKNOWN, Board, State, flood
+from flowbot.rate import human, propagate
+from flowbot.rate.human import (
+    CHAINS,
+    KINDS,
+    OFF,
+    ON,
+    RULES,
+    UNKNOWN,
+    Board,
+    Contradiction,
+    State,
+    apply,
+    flood,
+)
+from flowbot.rate.score import rate
 
 
 def settled_state(seed: int, size: int = 8, colors: int = 7) -> State:
@@ -65,3 +78,64 @@ def test_a_reach_is_flooded_again_when_a_way_in_it_closes(monkeypatch):
         for color in range(len(trial.board.ends)):
             assert trial.reach[color][0] == fresh_reach(trial, color)
     assert tried >= 3
+
+
+def states_before_a_supposition(seeds, size=9, colors=8):
+    """States on which the rater tries suppositions: every cheaper kind of deduction found nothing."""
+    for seed in seeds:
+        paths = grow(size, size, colors, random.Random(seed))
+        state = State(Board.of(to_puzzle(paths, size, size)[0]))
+        for _ in range(200):
+            for kind in KINDS:
+                if kind in CHAINS:
+                    yield state.copy()
+                moves = RULES[kind](state)
+                if moves and apply(state, moves):
+                    break
+            else:
+                break
+            if state.solved():
+                break
+
+
+def test_a_supposition_an_earlier_one_implied_never_breaks_a_rule():
+    checked = 0
+    for state in states_before_a_supposition(range(4)):
+        propagate.fill_reach(state)
+        known = human._Implied(state, propagate.settle)
+        assert known.usable  # the rater's own states are closed under the propagator's rules
+        for e in known.open:
+            for value in (ON, OFF):
+                trial = state.copy()
+                try:
+                    trial.set_edge(e, value)
+                    propagate.settle(trial, list(state.board.edges[e]), limit=CHAINS["contradiction"])
+                except (Contradiction, propagate.TooLong):
+                    continue
+                known.add(trial)
+        for e, value in sorted(known.holds):
+            trial = state.copy()
+            trial.set_edge(e, value)
+            propagate.settle(trial, list(state.board.edges[e]))  # no bound: never a Contradiction
+            checked += 1
+    assert checked > 100
+
+
+def test_suppositions_an_earlier_one_implied_are_not_tried(monkeypatch):
+    paths = grow(9, 9, 8, random.Random(7))
+    puzzle = to_puzzle(paths, 9, 9)[0]
+    trials = []
+    real = propagate.settle
+
+    def counted(state, dirty=None, **options):
+        trials.append(dirty)
+        return real(state, dirty, **options)
+
+    monkeypatch.setattr(propagate, "settle", counted)
+    fast = rate(puzzle)
+    tried_fast = len(trials)
+    trials.clear()
+    monkeypatch.setattr(human._Implied, "add", lambda self, trial: None)
+    slow = rate(puzzle)
+    assert (fast.difficulty, fast.steps) == (slow.difficulty, slow.steps)
+    assert tried_fast < 0.95 * len(trials)

@@ -51,6 +51,8 @@ class Board:
     down: list[bool] = field(default_factory=list)  # per edge: True when it joins a cell to the one below
     # Per cell, per diagonal: (edge to arm a, edge to arm b, edges from the inner cell to a and to b).
     corners: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
+    # Per edge: the 2x2 blocks of cells it lies in, each as its four edges.
+    squares: list[list[tuple[int, ...]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Board:
@@ -72,6 +74,10 @@ class Board:
         board.need = [1 if puzzle.endpoint_color(cell) is not None else 2 for cell in board.cells]
         board.ends = [(index[a], index[b]) for a, b in puzzle.endpoints]
         board.corners = [board._corners_of(i) for i in range(len(board.cells))]
+        board.squares = [[] for _ in board.edges]
+        for square in {tuple(sorted(corner)) for corners in board.corners for corner in corners}:
+            for e in square:
+                board.squares[e].append(square)
         board.stride = puzzle.cols + 1
         board.bit = [1 << (row * board.stride + col) for row, col in board.cells]
         board.down = [board.cells[j][0] != board.cells[i][0] for i, j in board.edges]
@@ -356,33 +362,37 @@ def _suppose(state: State, limit: int) -> list[Move]:
 
     edge = state.edge
     fill_reach(state)  # every trial's copy shares these until a cell it reached changes
+    known = _Implied(state, settle)
     if state.tried is not None and state.tried[0] < limit:
         # Same state, a longer chain allowed: only trials cut short last time can end differently.
-        moves, cut_short = _trials(state, state.tried[1], limit, TooLong, settle)
+        moves, cut_short = _trials(state, state.tried[1], limit, TooLong, settle, known)
     else:
         # A player tries moves at the ends of the flows first, and looks elsewhere only when none fails.
         frontier = _frontier(state)
         marked = set(frontier)
         moves, cut_short = _trials(
-            state, [(e, v) for e in frontier for v in (ON, OFF)], limit, TooLong, settle
+            state, [(e, v) for e in frontier for v in (ON, OFF)], limit, TooLong, settle, known
         )
         if moves:
             return moves
         rest = [(e, v) for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked for v in (ON, OFF)]
-        moves, more = _trials(state, rest, limit, TooLong, settle)
+        moves, more = _trials(state, rest, limit, TooLong, settle, known)
         cut_short += more
     state.tried = (limit, cut_short)
     return moves
 
 
-def _trials(state: State, order: list[tuple[int, int]], limit: int, too_long, settle) -> tuple[list, list]:
-    """Suppose each (edge, value) in turn: the moves its contradictions prove, and the trials cut short."""
+def _trials(
+    state: State, order: list[tuple[int, int]], limit: int, too_long, settle, known: _Implied
+) -> tuple[list, list]:
+    """Suppose each (edge, value) in turn: the moves its contradictions prove, and the trials cut short.
+    A supposition that an earlier one's consequences hold is skipped (see _Implied): it breaks no rule."""
     board = state.board
     moves: list[Move] = []
     cut_short: list[tuple[int, int]] = []
     decided = set()
     for e, value in order:
-        if e in decided:
+        if e in decided or (e, value) in known.holds:
             continue
         i, j = board.edges[e]
         trial = state.copy()
@@ -396,7 +406,55 @@ def _trials(state: State, order: list[tuple[int, int]], limit: int, too_long, se
             decided.add(e)
         except too_long:
             cut_short.append((e, value))
+        else:
+            known.add(trial)
     return moves, cut_short
+
+
+class _Implied:
+    """The suppositions known to break no rule on a state: the edges an earlier supposition decided,
+    when it ran to the end without breaking a rule.
+
+    Why that holds: on a state the rules leave as it is, the rules only ever conclude what holds in
+    every state that is closed under them, holds more, and breaks none of them (each rule is
+    monotone). A supposition that settled without breaking a rule ends in such a state T; any
+    supposition of a choice T made starts inside T, so all it concludes holds in T and it can never
+    break a rule, however long its chain (cut short, it would be retried to the same end). The one
+    rule that can be broken unseen is the turn: a cell inside a turn joined to an arm (the rule only
+    cuts an undecided edge), so a T holding three joins around a 2x2 block of cells is not used."""
+
+    def __init__(self, state: State, settle) -> None:
+        self.state, self.holds = state, set()
+        self.open = [e for e, value in enumerate(state.edge) if value == UNKNOWN]
+        self.usable = not _turned_inside(state, range(len(state.edge))) and _closed(state, settle)
+
+    def add(self, trial: State) -> None:
+        """Learn what a supposition that broke no rule decided."""
+        if not self.usable:
+            return
+        edge = trial.edge
+        decided = [(e, edge[e]) for e in self.open if edge[e] != UNKNOWN]
+        if not _turned_inside(trial, [e for e, value in decided if value == ON]):
+            self.holds.update(decided)
+
+
+def _closed(state: State, settle) -> bool:
+    """True when the propagator's rules change nothing in the state and find no broken rule."""
+    try:
+        return settle(state.copy()) == 0
+    except Contradiction:
+        return False
+
+
+def _turned_inside(state: State, edges) -> bool:
+    """True when some 2x2 block holding one of the edges has three of its four edges joined."""
+    edge = state.edge
+    for e in edges:
+        if edge[e] == ON:
+            for square in state.board.squares[e]:
+                if sum(edge[f] == ON for f in square) >= 3:
+                    return True
+    return False
 
 
 def contradiction(state: State) -> list[Move]:
