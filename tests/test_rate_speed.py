@@ -139,3 +139,32 @@ def test_suppositions_an_earlier_one_implied_are_not_tried(monkeypatch):
     slow = rate(puzzle)
     assert (fast.difficulty, fast.steps) == (slow.difficulty, slow.steps)
     assert tried_fast < 0.95 * len(trials)
+
+
+def test_flood_reaches_what_a_step_by_step_search_reaches():
+    rng = random.Random(5)
+    for _ in range(300):
+        rows, cols = rng.randint(2, 12), rng.randint(2, 12)
+        stride = cols + 1
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        allowed = sum(1 << (r * stride + c) for r, c in cells if rng.random() < 0.8)
+        across = sum(1 << (r * stride + c) for r, c in cells if c + 1 < cols and rng.random() < 0.7)
+        down = sum(1 << (r * stride + c) for r, c in cells if r + 1 < rows and rng.random() < 0.7)
+        r, c = rng.choice(cells)
+        start = 1 << (r * stride + c)
+        seen, todo = {(r, c)}, [(r, c)]
+        while todo:
+            r, c = todo.pop()
+            at = r * stride + c
+            steps = [
+                ((r, c + 1), across >> at & 1),
+                ((r, c - 1), c > 0 and across >> (at - 1) & 1),
+                ((r + 1, c), down >> at & 1),
+                ((r - 1, c), r > 0 and down >> (at - stride) & 1),
+            ]
+            for (r2, c2), way in steps:
+                if way and (r2, c2) not in seen and allowed >> (r2 * stride + c2) & 1:
+                    seen.add((r2, c2))
+                    todo.append((r2, c2))
+        expected = start | sum(1 << (r * stride + c) for r, c in seen)
+        assert flood(start, allowed, (across, down), stride) == expected

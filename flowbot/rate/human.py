@@ -499,32 +499,37 @@ def _reach(
 
 def open_ways(state: State) -> tuple[int, int]:
     """Edges a path may still take, as masks of their left (top) cells: (across, down)."""
-    board, edge, on, need, bit = state.board, state.edge, state.on, state.board.need, state.board.bit
+    board, edge = state.board, state.edge
+    bit, is_down, edges = board.bit, board.down, board.edges
     across, down = state.across, state.down
-    for e, (i, j) in enumerate(board.edges):
-        if edge[e] == UNKNOWN and (on[i] >= need[i] or on[j] >= need[j]):
-            if board.down[e]:
-                down &= ~bit[i]
-            else:
-                across &= ~bit[i]
+    # Only a full cell's undecided edges are closed here: looking from the cells (few are full with an
+    # edge undecided) is cheaper than looking at every edge.
+    for i, (n_on, n_need) in enumerate(zip(state.on, board.need, strict=True)):
+        if n_on >= n_need:
+            for e in board.incident[i]:
+                if edge[e] == UNKNOWN:
+                    if is_down[e]:
+                        down &= ~bit[edges[e][0]]
+                    else:
+                        across &= ~bit[edges[e][0]]
     return across, down
 
 
 def flood(start: int, allowed: int, ways: tuple[int, int], stride: int) -> int:
     """The cells reached from start through allowed cells along the open ways."""
     across, down = ways
+    # The cells each step may enter: from the left (right), from the right (left), from above, below.
+    right, left = (across << 1) & allowed, across & allowed
+    below, above = (down << stride) & allowed, down & allowed
     reached = start
     while True:
-        grown = (
-            reached
-            | (
-                ((reached & across) << 1)
-                | ((reached >> 1) & across)
-                | ((reached & down) << stride)
-                | ((reached >> stride) & down)
-            )
-            & allowed
-        )
+        # A whole run of cells to the right in one addition: the carry from a reached cell ripples
+        # through the run of enterable cells above it and stops at the first one that is not (the spare
+        # bit of each row is never enterable, so no run wraps).
+        runs = right | reached
+        grown = (((runs + reached) ^ runs) | reached) & runs
+        grown |= (grown >> 1) & left
+        grown |= ((grown << stride) & below) | ((grown >> stride) & above)
         if grown == reached:
             return reached
         reached = grown
@@ -572,7 +577,8 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
 
 def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
     """A shortest route from a to b through cells reachable as in `_reach`, or None."""
-    board, edge, domain = state.board, state.edge, state.domain
+    board, edge, domain, on, need = state.board, state.edge, state.domain, state.on, state.board.need
+    links = board.links
     previous = {a: -1}
     queue = deque([a])
     while queue:
@@ -583,13 +589,12 @@ def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
                 path.append(i)
                 i = previous[i]
             return path[::-1]
-        for e in board.incident[i]:
-            if edge[e] == OFF:
+        full_i = on[i] >= need[i]
+        for e, j in links[i]:
+            way = edge[e]
+            if way == OFF or j in previous or not domain[j] & mask:
                 continue
-            j = board.other(e, i)
-            if j in previous or not domain[j] & mask:
-                continue
-            if edge[e] == UNKNOWN and (state.full(j) or state.full(i)):
+            if way == UNKNOWN and (full_i or on[j] >= need[j]):
                 continue
             previous[j] = i
             queue.append(j)
