@@ -6,6 +6,7 @@ import random
 
 from flowbot.generate.levels import to_puzzle
 from flowbot.generate.lines import grow
+from flowbot.model import Puzzle
 from flowbot.rate import human, propagate
 from flowbot.rate.human import (
     CHAINS,
@@ -33,13 +34,18 @@ def settled_state(seed: int, size: int = 8, colors: int = 7) -> State:
 
 def count_floods(monkeypatch) -> list[int]:
     """Count the floods propagate makes from now on."""
+    return count_floods_in(monkeypatch, propagate)
+
+
+def count_floods_in(monkeypatch, module) -> list[int]:
+    """Count the floods a module makes from now on."""
     calls = []
 
     def counted(*args):
         calls.append(1)
         return flood(*args)
 
-    monkeypatch.setattr(propagate, "flood", counted)
+    monkeypatch.setattr(module, "flood", counted)
     return calls
 
 
@@ -168,3 +174,25 @@ def test_flood_reaches_what_a_step_by_step_search_reaches():
                     todo.append((r2, c2))
         expected = start | sum(1 << (r * stride + c) for r, c in seen)
         assert flood(start, allowed, (across, down), stride) == expected
+
+
+def test_a_colour_with_a_way_round_its_whole_route_costs_one_flood(monkeypatch):
+    # An open 4x4 board: every colour has ways round any one cell, so no cell separates its ends.
+    puzzle = Puzzle.from_rows(["A..B", "....", "....", "B..A"])
+    state = State(Board.of(puzzle))
+    floods = count_floods_in(monkeypatch, human)
+    assert human.bottleneck(state) == [] and human.must_pass(state) == []
+    assert len(floods) == 2 * len(puzzle.colors)  # one a colour a rule, not one per cell of the route
+
+
+def test_the_cells_that_separate_a_colours_ends_are_each_found():
+    for seed in range(6):
+        for state in states_before_a_supposition([seed], size=7, colors=6):
+            ways = human.open_ways(state)
+            for color, (a, b) in enumerate(state.board.ends):
+                allowed = state.cmask[color]
+                cells = [i for i in range(len(state.board.cells)) if i not in (a, b)]
+                expected = {
+                    i for i in cells if not human._reach(state, a, allowed, i, ways) & state.board.bit[b]
+                }
+                assert human._separating(state, a, b, cells, allowed, ways) == expected

@@ -253,21 +253,20 @@ def colors_of(board: Board, mask: int) -> str:
 def forced(state: State) -> list[Move]:
     """Moves with no choice: a cell with as many open edges as it needs, colours along joined edges,
     and an edge that would close a loop."""
-    board, edge, domain = state.board, state.edge, state.domain
+    board, edge, domain, tail = state.board, state.edge, state.domain, state.tail
     moves: list[Move] = []
-    for i in range(len(board.cells)):
-        on, unknown = state.counts(i)
-        if on > board.need[i] or on + unknown < board.need[i]:
+    for i, (on, unknown, need) in enumerate(zip(state.on, state.open, board.need, strict=True)):
+        if on > need or on + unknown < need:
             raise Contradiction(f"{name(board, i)} cannot be joined as it must")
-        if unknown and (on == board.need[i] or on + unknown == board.need[i]):
-            if on == board.need[i]:
-                why = f"{name(board, i)} already has its {'end' if board.need[i] == 1 else 'two joins'}"
+        if unknown and (on == need or on + unknown == need):
+            if on == need:
+                why = f"{name(board, i)} already has its {'end' if need == 1 else 'two joins'}"
                 moves.extend(("edge", e, OFF, why) for e in board.incident[i] if edge[e] == UNKNOWN)
             else:
                 why = _no_choice(state, i)
                 moves.extend(("edge", e, ON, why) for e in board.incident[i] if edge[e] == UNKNOWN)
-    for e, (i, j) in enumerate(board.edges):
-        if edge[e] == ON:
+    for e, (value, (i, j)) in enumerate(zip(edge, board.edges, strict=True)):
+        if value == ON:
             if domain[i] != domain[j]:
                 shared = domain[i] & domain[j]
                 both = colors_of(board, shared)
@@ -276,11 +275,11 @@ def forced(state: State) -> list[Move]:
                 why = f"{name(board, i)} and {name(board, j)} are joined: both {both}"
                 moves.append(("colour", i, shared, why))
                 moves.append(("colour", j, shared, why))
-        elif edge[e] == UNKNOWN:
+        elif value == UNKNOWN:
             if domain[i] & domain[j] == 0:
                 why = f"{name(board, i)} and {name(board, j)} cannot share a colour"
                 moves.append(("edge", e, OFF, why))
-            elif state.tail[i] == j:
+            elif tail[i] == j:
                 why = f"joining {name(board, i)} to {name(board, j)} would close a loop"
                 moves.append(("edge", e, OFF, why))
     return moves
@@ -562,10 +561,9 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
         route = _route(state, a, b, mask)
         if route is None:
             raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
+        separating = _separating(state, a, b, [i for i in route[1:-1] if domain[i] != bit], allowed, ways)
         for i in route[1:-1]:
-            if domain[i] == bit:
-                continue
-            if not _reach(state, a, allowed, avoid=i, ways=ways) & board.bit[b]:
+            if i in separating:
                 why = (
                     f"every way {color_name(board, color)} can still go passes {name(board, i)}"
                     if own_colour_only
@@ -573,6 +571,27 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
                 )
                 moves.append(("colour", i, bit, why))
     return moves
+
+
+def _separating(
+    state: State, a: int, b: int, cells: list[int], allowed: int, ways: tuple[int, int]
+) -> set[int]:
+    """The cells, each of which alone cuts every way from a to b. A group with a way round all of it at
+    once holds none (one flood for many cells); a group without is halved until single cells."""
+    board = state.board
+    if not cells:
+        return set()
+    group = 0
+    for i in cells:
+        group |= board.bit[i]
+    if flood(board.bit[a], allowed & ~group, ways, board.stride) & board.bit[b]:
+        return set()
+    if len(cells) == 1:
+        return set(cells)
+    half = len(cells) // 2
+    return _separating(state, a, b, cells[:half], allowed, ways) | _separating(
+        state, a, b, cells[half:], allowed, ways
+    )
 
 
 def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
