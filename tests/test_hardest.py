@@ -110,3 +110,4 @@ def test_each_puzzle_is_rated_once_in_a_run(monkeypatch):
     outcome = hardest(6, 6, 5, seed=4, iterations=60, workers=1)
     rated_in_run = puzzles[:-1]  # the last is the chosen level's full rating
     assert len(rated_in_run) == len(set(rated_in_run)) < outcome.iterations  # mutations repeat puzzles
+    assert outcome.puzzles == len(rated_in_run)

@@ -53,6 +53,7 @@ class Outcome:
     seconds: float
     workers: int
     pool: tuple[float, ...]  # the final pool's difficulties, hardest first
+    puzzles: int = 0  # the candidates whose puzzle was rated (the rest repeated one rated before)
 
     @property
     def per_second_per_core(self) -> float:
@@ -98,6 +99,7 @@ class _Judge:
     def __init__(self, run: Callable, rows: int, cols: int) -> None:
         self.run, self.rows, self.cols = run, rows, cols
         self.known: dict[tuple[str, ...], Candidate | None] = {}
+        self.rated = 0  # puzzles rated so far
 
     def __call__(self, jobs: list[tuple]) -> Iterator[Candidate | None]:
         """The candidates of the jobs, in order, each as soon as it is rated (None for an unfair one or a
@@ -124,6 +126,7 @@ class _Judge:
         if len(self.known) >= MEMORY:
             del self.known[next(iter(self.known))]
         self.known[key] = verdict
+        self.rated += 1
 
 
 def _rows_of(paths: Paths, rows: int, cols: int) -> tuple[str, ...]:
@@ -203,7 +206,7 @@ def hardest(
     level = _level([list(path) for path in best.paths], rows, cols, rate(puzzle), done, started)
     seconds = time.perf_counter() - started
     difficulties = tuple(sorted((c.difficulty for c in pool), reverse=True))
-    return Outcome(level, done, seconds, workers, difficulties)
+    return Outcome(level, done, seconds, workers, difficulties, judge.rated)
 
 
 def _leave_interrupts() -> None:
