@@ -111,3 +111,14 @@ def test_each_puzzle_is_rated_once_in_a_run(monkeypatch):
     rated_in_run = puzzles[:-1]  # the last is the chosen level's full rating
     assert len(rated_in_run) == len(set(rated_in_run)) < outcome.iterations  # mutations repeat puzzles
     assert outcome.puzzles == len(rated_in_run)
+
+
+def test_a_run_that_forgets_old_verdicts_picks_the_same_level(monkeypatch):
+    from flowbot.generate import optimize
+
+    whole = hardest(6, 6, 5, seed=4, iterations=40, workers=1)
+    monkeypatch.setattr(optimize, "MEMORY", 2)
+    forgetful = hardest(6, 6, 5, seed=4, iterations=40, workers=1)
+    assert forgetful.level.puzzle.to_rows() == whole.level.puzzle.to_rows()
+    assert forgetful.pool == whole.pool
+    assert forgetful.puzzles > whole.puzzles  # puzzles forgotten were rated again

@@ -29,7 +29,7 @@ SEED_TRIES = 50  # rounds allowed to find the first fair levels of the pool
 # The share of candidates grown afresh instead of mutated: hard levels sit on narrow peaks (a child of
 # one is nearly always easier), so new starting points keep the pool from settling on one peak.
 FRESH = 0.125
-MEMORY = 1 << 16  # verdicts kept by puzzle (a few hundred bytes each)
+MEMORY = 1 << 14  # verdicts kept by puzzle (up to a kilobyte each on 14x14); a 2000-candidate run keeps all
 
 Paths = tuple[tuple[Cell, ...], ...]
 
