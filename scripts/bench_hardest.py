@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                 "difficulty": round(rating.difficulty, 1),
                 "solved_by_deduction": rating.solved,
                 "iterations": outcome.iterations,
+                "puzzles_rated": outcome.puzzles,
                 "seconds": round(outcome.seconds, 1),
                 "workers": outcome.workers,
                 "per_second_per_core": round(outcome.per_second_per_core, 2),
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             f"run {seed}: difficulty {runs[-1]['difficulty']} ({colors} colours), "
-            f"{runs[-1]['per_second_per_core']} per second per core",
+            f"{runs[-1]['per_second_per_core']} per second per core "
+            f"({outcome.puzzles} of {outcome.iterations} candidates' puzzles rated, the rest repeats)",
             file=sys.stderr,
         )
     packs = real_packs(args.corpus) if args.corpus.is_dir() else {}

@@ -95,3 +95,30 @@ def test_generate_hardest_tells_its_progress_and_an_estimate_from_the_first_cand
     err = capsys.readouterr().err
     assert "rating 4 candidate(s) of 6x6" in err.splitlines()[0]
     assert "1/4 candidates in" in err and "s left" in err
+
+
+def test_each_puzzle_is_rated_once_in_a_run(monkeypatch):
+    from flowbot.generate import optimize
+
+    real, puzzles = optimize.rate, []
+
+    def counted(puzzle):
+        puzzles.append(tuple(puzzle.to_rows()))
+        return real(puzzle)
+
+    monkeypatch.setattr(optimize, "rate", counted)
+    outcome = hardest(6, 6, 5, seed=4, iterations=60, workers=1)
+    rated_in_run = puzzles[:-1]  # the last is the chosen level's full rating
+    assert len(rated_in_run) == len(set(rated_in_run)) < outcome.iterations  # mutations repeat puzzles
+    assert outcome.puzzles == len(rated_in_run)
+
+
+def test_a_run_that_forgets_old_verdicts_picks_the_same_level(monkeypatch):
+    from flowbot.generate import optimize
+
+    whole = hardest(6, 6, 5, seed=4, iterations=40, workers=1)
+    monkeypatch.setattr(optimize, "MEMORY", 2)
+    forgetful = hardest(6, 6, 5, seed=4, iterations=40, workers=1)
+    assert forgetful.level.puzzle.to_rows() == whole.level.puzzle.to_rows()
+    assert forgetful.pool == whole.pool
+    assert forgetful.puzzles > whole.puzzles  # puzzles forgotten were rated again

@@ -11,9 +11,9 @@ import os
 import random
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from flowbot.errors import SolveError
 from flowbot.generate.levels import Level, _level, to_puzzle
@@ -25,10 +25,11 @@ POOL_SIZE = 10
 BATCH = 8  # candidates rated per round: fixed, so a seed gives the same level on any number of cores
 DEFAULT_ITERATIONS = 2000
 NARROW = 2.0  # how much a step with few moves adds, beyond its kind's weight (narrow reasoning is harder)
-SEED_TRIES = 50
+SEED_TRIES = 50  # rounds allowed to find the first fair levels of the pool
 # The share of candidates grown afresh instead of mutated: hard levels sit on narrow peaks (a child of
 # one is nearly always easier), so new starting points keep the pool from settling on one peak.
-FRESH = 0.125  # rounds allowed to find the first fair levels of the pool
+FRESH = 0.125
+MEMORY = 1 << 14  # verdicts kept by puzzle (up to a kilobyte each on 14x14); a 2000-candidate run keeps all
 
 Paths = tuple[tuple[Cell, ...], ...]
 
@@ -52,6 +53,7 @@ class Outcome:
     seconds: float
     workers: int
     pool: tuple[float, ...]  # the final pool's difficulties, hardest first
+    puzzles: int = 0  # the candidates whose puzzle was rated (the rest repeated one rated before)
 
     @property
     def per_second_per_core(self) -> float:
@@ -67,7 +69,17 @@ def hardness(rating: Rating) -> float:
 
 
 def evaluate(job: tuple) -> Candidate | None:
-    """Make one candidate (grow fresh flows, or mutate a parent's) and rate it; None when unfair."""
+    """Rate one candidate's flows (in a worker): a Candidate, or None when its puzzle is unfair."""
+    paths, rows, cols = job
+    puzzle, _ = to_puzzle(paths, rows, cols)
+    rating = rate(puzzle)
+    if not rating.solved:
+        return None
+    return Candidate(paths, tuple(puzzle.to_rows()), rating.difficulty, hardness(rating))
+
+
+def _grown(job: tuple) -> Paths | None:
+    """A candidate's flows: grown afresh, or a parent's mutated (None when the colour count is off)."""
     parent, rows, cols, colors, seed, steps = job
     rng = random.Random(seed)
     if parent is None:
@@ -76,12 +88,51 @@ def evaluate(job: tuple) -> Candidate | None:
         paths = _mutate(parent, rows, cols, colors, rng, steps)
     if len(paths) != colors:
         return None
+    return tuple(tuple(path) for path in paths)
+
+
+class _Judge:
+    """Rates a batch of candidates in order, each puzzle once: a rating depends on the endpoints alone,
+    and mutations often give back a puzzle rated before (a third of the candidates of a 9x9 run), so
+    the verdicts are kept by puzzle and only new puzzles go to the workers."""
+
+    def __init__(self, run: Callable, rows: int, cols: int) -> None:
+        self.run, self.rows, self.cols = run, rows, cols
+        self.known: dict[tuple[str, ...], Candidate | None] = {}
+        self.rated = 0  # puzzles rated so far
+
+    def __call__(self, jobs: list[tuple]) -> Iterator[Candidate | None]:
+        """The candidates of the jobs, in order, each as soon as it is rated (None for an unfair one or a
+        wrong colour count)."""
+        grown = [_grown(job) for job in jobs]
+        keys = [None if paths is None else _rows_of(paths, self.rows, self.cols) for paths in grown]
+        verdicts = {key: self.known[key] for key in keys if key in self.known}
+        new: dict[tuple[str, ...], Paths] = {}
+        for key, paths in zip(keys, grown, strict=True):
+            if key is not None and key not in verdicts:
+                new.setdefault(key, paths)
+        jobs = [(paths, self.rows, self.cols) for paths in new.values()]
+        rated = zip(new, self.run(evaluate, jobs), strict=True)
+        for key, paths in zip(keys, grown, strict=True):
+            while key is not None and key not in verdicts:
+                done, verdict = next(rated)  # a new puzzle is rated by the time its first child is due
+                verdicts[done] = verdict
+                self._keep(done, verdict)
+            verdict = None if key is None else verdicts[key]
+            yield None if verdict is None else replace(verdict, paths=paths)
+
+    def _keep(self, key: tuple[str, ...], verdict: Candidate | None) -> None:
+        """Remember a verdict, forgetting the oldest beyond MEMORY (long runs stay bounded)."""
+        if len(self.known) >= MEMORY:
+            del self.known[next(iter(self.known))]
+        self.known[key] = verdict
+        self.rated += 1
+
+
+def _rows_of(paths: Paths, rows: int, cols: int) -> tuple[str, ...]:
+    """The puzzle rows of some flows: what their rating depends on."""
     puzzle, _ = to_puzzle(paths, rows, cols)
-    rating = rate(puzzle)
-    if not rating.solved:
-        return None
-    frozen = tuple(tuple(path) for path in paths)
-    return Candidate(frozen, tuple(puzzle.to_rows()), rating.difficulty, hardness(rating))
+    return tuple(puzzle.to_rows())
 
 
 def hardest(
@@ -107,7 +158,7 @@ def hardest(
     executor = (
         ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts) if workers > 1 else None
     )
-    run = executor.map if executor is not None else map
+    judge = _Judge(executor.map if executor is not None else map, rows, cols)
     pool: list[Candidate] = []
     done = 0
     try:
@@ -115,7 +166,7 @@ def hardest(
             if len(pool) >= POOL_SIZE or (pool and done >= iterations):
                 break
             jobs = [(None, rows, cols, colors, rng.getrandbits(63), 0) for _ in range(BATCH)]
-            for child in run(evaluate, jobs):
+            for child in judge(jobs):
                 done += 1
                 if child is not None and len(pool) < POOL_SIZE and _new(pool, child):
                     pool.append(child)
@@ -134,7 +185,7 @@ def hardest(
                 parent = max(rng.sample(pool, min(2, len(pool))), key=lambda c: c.score)
                 steps = rng.choice((1, 1, 2, 3, 5, 8))
                 jobs.append((parent.paths, rows, cols, colors, rng.getrandbits(63), steps))
-            for child in run(evaluate, jobs):
+            for child in judge(jobs):
                 done += 1
                 if child is not None and _new(pool, child):
                     if len(pool) < POOL_SIZE:
@@ -155,7 +206,7 @@ def hardest(
     level = _level([list(path) for path in best.paths], rows, cols, rate(puzzle), done, started)
     seconds = time.perf_counter() - started
     difficulties = tuple(sorted((c.difficulty for c in pool), reverse=True))
-    return Outcome(level, done, seconds, workers, difficulties)
+    return Outcome(level, done, seconds, workers, difficulties, judge.rated)
 
 
 def _leave_interrupts() -> None:

@@ -51,6 +51,8 @@ class Board:
     down: list[bool] = field(default_factory=list)  # per edge: True when it joins a cell to the one below
     # Per cell, per diagonal: (edge to arm a, edge to arm b, edges from the inner cell to a and to b).
     corners: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
+    # Per edge: the 2x2 blocks of cells it lies in, each as its four edges.
+    squares: list[list[tuple[int, ...]]] = field(default_factory=list)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Board:
@@ -72,6 +74,10 @@ class Board:
         board.need = [1 if puzzle.endpoint_color(cell) is not None else 2 for cell in board.cells]
         board.ends = [(index[a], index[b]) for a, b in puzzle.endpoints]
         board.corners = [board._corners_of(i) for i in range(len(board.cells))]
+        board.squares = [[] for _ in board.edges]
+        for square in {tuple(sorted(corner)) for corners in board.corners for corner in corners}:
+            for e in square:
+                board.squares[e].append(square)
         board.stride = puzzle.cols + 1
         board.bit = [1 << (row * board.stride + col) for row, col in board.cells]
         board.down = [board.cells[j][0] != board.cells[i][0] for i, j in board.edges]
@@ -128,9 +134,11 @@ class State:
         self.open = [len(edges) for edges in board.incident]
         # Per cell at the end of a piece of path: the cell at the piece's other end (itself when alone).
         self.tail = list(range(len(board.cells)))
-        # Per colour: the cells it reached when last looked at (None: look again). Reach only shrinks,
-        # so it stays right until a cell inside it changes; propagate.settle keeps it so.
-        self.reach: list[bytearray | None] = [None] * len(board.ends)
+        # Per colour: the cells it reached when last looked at (None: look again), with what that flood
+        # looked at: (reached, those cells and their neighbours, the colour's cells, across, down).
+        # Reach only shrinks, so it stays right until a cell inside it changes; propagate.settle keeps
+        # it so.
+        self.reach: list[tuple[int, int, int, int, int] | None] = [None] * len(board.ends)
 
     def copy(self) -> State:
         """An independent copy for trying a move."""
@@ -245,21 +253,20 @@ def colors_of(board: Board, mask: int) -> str:
 def forced(state: State) -> list[Move]:
     """Moves with no choice: a cell with as many open edges as it needs, colours along joined edges,
     and an edge that would close a loop."""
-    board, edge, domain = state.board, state.edge, state.domain
+    board, edge, domain, tail = state.board, state.edge, state.domain, state.tail
     moves: list[Move] = []
-    for i in range(len(board.cells)):
-        on, unknown = state.counts(i)
-        if on > board.need[i] or on + unknown < board.need[i]:
+    for i, (on, unknown, need) in enumerate(zip(state.on, state.open, board.need, strict=True)):
+        if on > need or on + unknown < need:
             raise Contradiction(f"{name(board, i)} cannot be joined as it must")
-        if unknown and (on == board.need[i] or on + unknown == board.need[i]):
-            if on == board.need[i]:
-                why = f"{name(board, i)} already has its {'end' if board.need[i] == 1 else 'two joins'}"
+        if unknown and (on == need or on + unknown == need):
+            if on == need:
+                why = f"{name(board, i)} already has its {'end' if need == 1 else 'two joins'}"
                 moves.extend(("edge", e, OFF, why) for e in board.incident[i] if edge[e] == UNKNOWN)
             else:
                 why = _no_choice(state, i)
                 moves.extend(("edge", e, ON, why) for e in board.incident[i] if edge[e] == UNKNOWN)
-    for e, (i, j) in enumerate(board.edges):
-        if edge[e] == ON:
+    for e, (value, (i, j)) in enumerate(zip(edge, board.edges, strict=True)):
+        if value == ON:
             if domain[i] != domain[j]:
                 shared = domain[i] & domain[j]
                 both = colors_of(board, shared)
@@ -268,11 +275,11 @@ def forced(state: State) -> list[Move]:
                 why = f"{name(board, i)} and {name(board, j)} are joined: both {both}"
                 moves.append(("colour", i, shared, why))
                 moves.append(("colour", j, shared, why))
-        elif edge[e] == UNKNOWN:
+        elif value == UNKNOWN:
             if domain[i] & domain[j] == 0:
                 why = f"{name(board, i)} and {name(board, j)} cannot share a colour"
                 moves.append(("edge", e, OFF, why))
-            elif state.tail[i] == j:
+            elif tail[i] == j:
                 why = f"joining {name(board, i)} to {name(board, j)} would close a loop"
                 moves.append(("edge", e, OFF, why))
     return moves
@@ -354,33 +361,37 @@ def _suppose(state: State, limit: int) -> list[Move]:
 
     edge = state.edge
     fill_reach(state)  # every trial's copy shares these until a cell it reached changes
+    known = _Implied(state, settle)
     if state.tried is not None and state.tried[0] < limit:
         # Same state, a longer chain allowed: only trials cut short last time can end differently.
-        moves, cut_short = _trials(state, state.tried[1], limit, TooLong, settle)
+        moves, cut_short = _trials(state, state.tried[1], limit, TooLong, settle, known)
     else:
         # A player tries moves at the ends of the flows first, and looks elsewhere only when none fails.
         frontier = _frontier(state)
         marked = set(frontier)
         moves, cut_short = _trials(
-            state, [(e, v) for e in frontier for v in (ON, OFF)], limit, TooLong, settle
+            state, [(e, v) for e in frontier for v in (ON, OFF)], limit, TooLong, settle, known
         )
         if moves:
             return moves
         rest = [(e, v) for e in range(len(edge)) if edge[e] == UNKNOWN and e not in marked for v in (ON, OFF)]
-        moves, more = _trials(state, rest, limit, TooLong, settle)
+        moves, more = _trials(state, rest, limit, TooLong, settle, known)
         cut_short += more
     state.tried = (limit, cut_short)
     return moves
 
 
-def _trials(state: State, order: list[tuple[int, int]], limit: int, too_long, settle) -> tuple[list, list]:
-    """Suppose each (edge, value) in turn: the moves its contradictions prove, and the trials cut short."""
+def _trials(
+    state: State, order: list[tuple[int, int]], limit: int, too_long, settle, known: _Implied
+) -> tuple[list, list]:
+    """Suppose each (edge, value) in turn: the moves its contradictions prove, and the trials cut short.
+    A supposition that an earlier one's consequences hold is skipped (see _Implied): it breaks no rule."""
     board = state.board
     moves: list[Move] = []
     cut_short: list[tuple[int, int]] = []
     decided = set()
     for e, value in order:
-        if e in decided:
+        if e in decided or (e, value) in known.holds:
             continue
         i, j = board.edges[e]
         trial = state.copy()
@@ -394,7 +405,55 @@ def _trials(state: State, order: list[tuple[int, int]], limit: int, too_long, se
             decided.add(e)
         except too_long:
             cut_short.append((e, value))
+        else:
+            known.add(trial)
     return moves, cut_short
+
+
+class _Implied:
+    """The suppositions known to break no rule on a state: the edges an earlier supposition decided,
+    when it ran to the end without breaking a rule.
+
+    Why that holds: on a state the rules leave as it is, the rules only ever conclude what holds in
+    every state that is closed under them, holds more, and breaks none of them (each rule is
+    monotone). A supposition that settled without breaking a rule ends in such a state T; any
+    supposition of a choice T made starts inside T, so all it concludes holds in T and it can never
+    break a rule, however long its chain (cut short, it would be retried to the same end). The one
+    rule that can be broken unseen is the turn: a cell inside a turn joined to an arm (the rule only
+    cuts an undecided edge), so a T holding three joins around a 2x2 block of cells is not used."""
+
+    def __init__(self, state: State, settle) -> None:
+        self.state, self.holds = state, set()
+        self.open = [e for e, value in enumerate(state.edge) if value == UNKNOWN]
+        self.usable = not _turned_inside(state, range(len(state.edge))) and _closed(state, settle)
+
+    def add(self, trial: State) -> None:
+        """Learn what a supposition that broke no rule decided."""
+        if not self.usable:
+            return
+        edge = trial.edge
+        decided = [(e, edge[e]) for e in self.open if edge[e] != UNKNOWN]
+        if not _turned_inside(trial, [e for e, value in decided if value == ON]):
+            self.holds.update(decided)
+
+
+def _closed(state: State, settle) -> bool:
+    """True when the propagator's rules change nothing in the state and find no broken rule."""
+    try:
+        return settle(state.copy()) == 0
+    except Contradiction:
+        return False
+
+
+def _turned_inside(state: State, edges) -> bool:
+    """True when some 2x2 block holding one of the edges has three of its four edges joined."""
+    edge = state.edge
+    for e in edges:
+        if edge[e] == ON:
+            for square in state.board.squares[e]:
+                if sum(edge[f] == ON for f in square) >= 3:
+                    return True
+    return False
 
 
 def contradiction(state: State) -> list[Move]:
@@ -439,32 +498,37 @@ def _reach(
 
 def open_ways(state: State) -> tuple[int, int]:
     """Edges a path may still take, as masks of their left (top) cells: (across, down)."""
-    board, edge, on, need, bit = state.board, state.edge, state.on, state.board.need, state.board.bit
+    board, edge = state.board, state.edge
+    bit, is_down, edges = board.bit, board.down, board.edges
     across, down = state.across, state.down
-    for e, (i, j) in enumerate(board.edges):
-        if edge[e] == UNKNOWN and (on[i] >= need[i] or on[j] >= need[j]):
-            if board.down[e]:
-                down &= ~bit[i]
-            else:
-                across &= ~bit[i]
+    # Only a full cell's undecided edges are closed here: looking from the cells (few are full with an
+    # edge undecided) is cheaper than looking at every edge.
+    for i, (n_on, n_need) in enumerate(zip(state.on, board.need, strict=True)):
+        if n_on >= n_need:
+            for e in board.incident[i]:
+                if edge[e] == UNKNOWN:
+                    if is_down[e]:
+                        down &= ~bit[edges[e][0]]
+                    else:
+                        across &= ~bit[edges[e][0]]
     return across, down
 
 
 def flood(start: int, allowed: int, ways: tuple[int, int], stride: int) -> int:
     """The cells reached from start through allowed cells along the open ways."""
     across, down = ways
+    # The cells each step may enter: from the left (right), from the right (left), from above, below.
+    right, left = (across << 1) & allowed, across & allowed
+    below, above = (down << stride) & allowed, down & allowed
     reached = start
     while True:
-        grown = (
-            reached
-            | (
-                ((reached & across) << 1)
-                | ((reached >> 1) & across)
-                | ((reached & down) << stride)
-                | ((reached >> stride) & down)
-            )
-            & allowed
-        )
+        # A whole run of cells to the right in one addition: the carry from a reached cell ripples
+        # through the run of enterable cells above it and stops at the first one that is not (the spare
+        # bit of each row is never enterable, so no run wraps).
+        runs = right | reached
+        grown = (((runs + reached) ^ runs) | reached) & runs
+        grown |= (grown >> 1) & left
+        grown |= ((grown << stride) & below) | ((grown >> stride) & above)
         if grown == reached:
             return reached
         reached = grown
@@ -497,10 +561,9 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
         route = _route(state, a, b, mask)
         if route is None:
             raise Contradiction(f"{color_name(board, color)} cannot reach its other end")
+        separating = _separating(state, a, b, [i for i in route[1:-1] if domain[i] != bit], allowed, ways)
         for i in route[1:-1]:
-            if domain[i] == bit:
-                continue
-            if not _reach(state, a, allowed, avoid=i, ways=ways) & board.bit[b]:
+            if i in separating:
                 why = (
                     f"every way {color_name(board, color)} can still go passes {name(board, i)}"
                     if own_colour_only
@@ -510,9 +573,31 @@ def _must_cross(state: State, own_colour_only: bool) -> list[Move]:
     return moves
 
 
+def _separating(
+    state: State, a: int, b: int, cells: list[int], allowed: int, ways: tuple[int, int]
+) -> set[int]:
+    """The cells, each of which alone cuts every way from a to b. A group with a way round all of it at
+    once holds none (one flood for many cells); a group without is halved until single cells."""
+    board = state.board
+    if not cells:
+        return set()
+    group = 0
+    for i in cells:
+        group |= board.bit[i]
+    if flood(board.bit[a], allowed & ~group, ways, board.stride) & board.bit[b]:
+        return set()
+    if len(cells) == 1:
+        return set(cells)
+    half = len(cells) // 2
+    return _separating(state, a, b, cells[:half], allowed, ways) | _separating(
+        state, a, b, cells[half:], allowed, ways
+    )
+
+
 def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
     """A shortest route from a to b through cells reachable as in `_reach`, or None."""
-    board, edge, domain = state.board, state.edge, state.domain
+    board, edge, domain, on, need = state.board, state.edge, state.domain, state.on, state.board.need
+    links = board.links
     previous = {a: -1}
     queue = deque([a])
     while queue:
@@ -523,13 +608,12 @@ def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
                 path.append(i)
                 i = previous[i]
             return path[::-1]
-        for e in board.incident[i]:
-            if edge[e] == OFF:
+        full_i = on[i] >= need[i]
+        for e, j in links[i]:
+            way = edge[e]
+            if way == OFF or j in previous or not domain[j] & mask:
                 continue
-            j = board.other(e, i)
-            if j in previous or not domain[j] & mask:
-                continue
-            if edge[e] == UNKNOWN and (state.full(j) or state.full(i)):
+            if way == UNKNOWN and (full_i or on[j] >= need[j]):
                 continue
             previous[j] = i
             queue.append(j)
