@@ -1,0 +1,100 @@
+"""The press watch every live test runs under (tests/press_watch.py, hooked in tests/conftest.py): the
+rules judged on hand-built presses, then the hook for real on a display of the test's own."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from flowbot.game.layout import compute_layout
+from flowbot.game.look import Look
+from tests.press_recorder import Press
+from tests.press_watch import judge
+
+GAME_PID, GAME_WINDOW = 4100, 0x400001
+
+
+def press(window: int, pid: int | None, at: float = 2.0) -> Press:
+    """A click recorded at `at` on `window`, of the client `pid`."""
+    return Press(time=at, x=10, y=20, button=1, window=window, pid=pid)
+
+
+def test_presses_off_the_game_and_level_changes_on_unsolved_levels_break_the_rules():
+    """Off the game: the bare root, another client's window, a window that names no process. On it:
+    the window the game named and its popups (windows of its process). A level change counts when the
+    game says the level was unsolved, within the test's span; a restart is counted apart."""
+    taken = [  # time, hit, level, solved just before
+        (2.0, "board", 1, False),
+        (3.0, "arrow next", 1, False),
+        (4.0, "dialog", 2, True),
+        (4.5, "button next", 3, True),
+        (5.0, "button restart", 3, False),
+        (0.5, "button previous", 1, False),  # before the test's span
+    ]
+    lines = [{"event": "open", "pid": GAME_PID, "window": GAME_WINDOW, "game": "flow"}]
+    lines += [
+        {"event": "press", "pid": GAME_PID, "time": at, "hit": hit, "level": level, "solved": solved}
+        for at, hit, level, solved in taken
+    ]
+    presses = [
+        press(GAME_WINDOW, None),  # SDL's window, however its pid reads
+        press(0x400050, GAME_PID),  # the game's popup window
+        press(0, None),  # the bare root
+        press(0x600001, 4200),  # a cover of another program
+        press(0x700001, None),  # a window that names no process
+    ]
+    span = judge("t", presses, lines, start=1.0, end=6.0)
+    assert span.presses == 5
+    assert [line.split(" on ")[1] for line in span.outside] == [
+        "the bare root window, pid None",
+        "window 0x600001 (), pid 4200",
+        "window 0x700001 (), pid None",
+    ]
+    assert span.skips == [f"'arrow next' pressed on unsolved level 1 (game pid {GAME_PID})"]
+    assert span.restarts == 1
+    assert span.failures() == [*span.outside, *span.skips]
+    span.judged = False
+    assert span.failures() == []
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+@pytest.mark.presses_by_test  # it presses the bare root and a skip arrow on purpose, to see them caught
+def test_every_display_a_test_starts_is_watched_and_the_game_says_what_each_press_hit(press_watch, tmp_path):
+    """A display started the usual way gets a recorder; the game it runs names itself in the press log;
+    a press on the bare root and a skip arrow pressed on an unsolved level are caught, a press on the
+    board is not."""
+    from tests.live_display import virtual_screen
+    from tests.test_game_window import WINDOW, Game, Mouse
+
+    start = time.monotonic()
+    with virtual_screen(800, 1000) as screen:
+        recording = press_watch.recordings[-1]
+        assert recording.display == screen.name and recording.recorder.running
+        game = Game(screen.name, tmp_path / "results.jsonl", "--pack", "5x5", "--fault", "skip-arrows")
+        try:
+            assert game.ready() == "game ready"
+            time.sleep(0.3)
+            layout = compute_layout(*WINDOW, 5, 5, look=Look(skip_arrows=True))
+            arrow = layout.arrows[1]  # 'next'
+            mouse = Mouse(screen.name)
+            try:
+                for x, y in [(WINDOW[0] + 100, 500), layout.geometry.center((2, 2)), (arrow.x, arrow.y)]:
+                    mouse.move(x, y)
+                    mouse.press(True)
+                    mouse.press(False)
+                    time.sleep(0.2)
+            finally:
+                mouse.close()
+            deadline = time.monotonic() + 10
+            while not game.results.exists() or not game.records():  # the arrow left level 1
+                assert time.monotonic() < deadline, "the skip arrow was not taken"
+                time.sleep(0.05)
+        finally:
+            game.kill()
+    assert not recording.recorder.running  # stopped with its display
+    span = judge("t", recording.recorder.presses, press_watch.game_lines(), start, time.monotonic())
+    assert span.presses == 3
+    assert len(span.outside) == 1 and "the bare root window" in span.outside[0], span.outside
+    assert span.skips == [f"'arrow next' pressed on unsolved level 1 (game pid {game.process.pid})"]
