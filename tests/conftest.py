@@ -51,7 +51,10 @@ WATCH = pytest.StashKey["PressWatch"]()
 
 def _watch_presses(config: pytest.Config) -> None:
     """Give every VirtualDisplay started in this process a press recorder, and every game a test starts
-    a press log of its own account (inherited through the environment)."""
+    a press log of its own account (inherited through the environment). FLOWBOT_PRESS_WATCH=0 leaves
+    it out (to measure what it costs)."""
+    if os.environ.get("FLOWBOT_PRESS_WATCH") == "0":
+        return
     import tempfile
 
     from flowbot.display import VirtualDisplay
@@ -98,13 +101,16 @@ def press_watch(request) -> PressWatch:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A test's presses are those from the start of its setup (a module's display and game start in
     its first test's setup)..."""
-    item.config.stash[WATCH].open_span()
+    if WATCH in item.config.stash:
+        item.config.stash[WATCH].open_span()
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     """...to the end of its teardown; then the test fails when a press broke the bot's rules."""
-    watch = item.config.stash[WATCH]
+    watch = item.config.stash.get(WATCH, None)
+    if watch is None:
+        return (yield)
     # Tests of the game press it themselves; the real games' harness judges its runs by its own
     # definition of the game (tests/real_games.py): their presses are counted only.
     judged = (

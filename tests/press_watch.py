@@ -36,6 +36,8 @@ class Span:
     outside: list[str] = field(default_factory=list)  # one line per press off the game's windows
     skips: list[str] = field(default_factory=list)  # one line per level change pressed on an unsolved level
     restarts: int = 0  # restart pressed on an unsolved level (counted; it changes no level)
+    taken: int = 0  # presses a game said it took (not: off the game, or a game that keeps no log)
+    moves_on: int = 0  # level changes pressed on a solved level: allowed
     judged: bool = True  # False for a test whose own code presses (presses_by_test)
 
     def failures(self) -> list[str]:
@@ -114,7 +116,9 @@ class PressWatch:
         lines = [
             f"presses recorded on {len(self.recordings)} display(s) in {len(live)} test(s)"
             f" ({len(judged)} judged, {len(live) - len(judged)} pressing by themselves):"
-            f" {sum(s.presses for s in live)} presses, {sum(s.presses for s in judged)} judged;"
+            f" {sum(s.presses for s in live)} presses, {sum(s.presses for s in judged)} judged"
+            f" ({sum(s.taken for s in judged)} taken by a game that says what it hit,"
+            f" {sum(s.moves_on for s in judged)} of them moving on from a solved level);"
             f" outside the game {sum(len(s.outside) for s in judged)},"
             f" level changes on an unsolved level {sum(len(s.skips) for s in judged)},"
             f" restarts of an unsolved level {sum(s.restarts for s in judged)};"
@@ -123,8 +127,9 @@ class PressWatch:
         for span in live:
             tag = "" if span.judged else "  [presses by the test]"
             lines.append(
-                f"  {span.presses:5d} presses, {len(span.outside)} outside, {len(span.skips)} skips,"
-                f" {span.restarts} restarts  {span.nodeid}{tag}"
+                f"  {span.presses:5d} presses ({span.taken} taken, {span.moves_on} moving on),"
+                f" {len(span.outside)} outside, {len(span.skips)} skips, {span.restarts} restarts"
+                f"  {span.nodeid}{tag}"
             )
         return lines
 
@@ -145,9 +150,12 @@ def judge(nodeid: str, presses: Iterable[Press], game_lines: list[dict], start: 
             )
             span.outside.append(f"a press at ({press.x}, {press.y}) on {where}, pid {press.pid}")
     for line in game_lines:
-        if line.get("event") != "press" or not start <= line.get("time", -1) <= end or line.get("solved"):
+        if line.get("event") != "press" or not start <= line.get("time", -1) <= end:
             continue
-        if line.get("hit") in LEVEL_CHANGES:
+        span.taken += 1
+        if line.get("solved"):
+            span.moves_on += line.get("hit") in LEVEL_CHANGES
+        elif line.get("hit") in LEVEL_CHANGES:
             span.skips.append(
                 f"'{line['hit']}' pressed on unsolved level {line.get('level')} (game pid {line['pid']})"
             )

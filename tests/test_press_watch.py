@@ -54,6 +54,7 @@ def test_presses_off_the_game_and_level_changes_on_unsolved_levels_break_the_rul
     ]
     assert span.skips == [f"'arrow next' pressed on unsolved level 1 (game pid {GAME_PID})"]
     assert span.restarts == 1
+    assert (span.taken, span.moves_on) == (5, 2)
     assert span.failures() == [*span.outside, *span.skips]
     span.judged = False
     assert span.failures() == []
