@@ -47,6 +47,7 @@ class Press:
     released: float | None = None
     crop: np.ndarray | None = field(default=None, repr=False)  # (h, w, 3) uint8 BGR around the point
     crop_origin: tuple[int, int] = (0, 0)  # the crop's top-left corner on the screen, x, y
+    display: str = ""  # the X display it was made on (window ids repeat from one server to the next)
     frame: np.ndarray | None = field(default=None, repr=False)  # the whole screen before a click (kept for
     # clicks only: a drag's is let go on release, so that a long run does not hold a frame per line)
 
@@ -208,7 +209,7 @@ class PressRecorder:
                  if left <= x < left + width and up <= y < up + height),
                 (0, (), None),
             )  # fmt: skip
-        press = Press(now, x, y, button, window, wm_class, pid)
+        press = Press(now, x, y, button, window, wm_class, pid, display=self.display)
         if frame is not None:
             left, top = max(0, x - CROP_HALF_WIDTH), max(0, y - CROP_HALF_HEIGHT)
             press.crop = frame[top : y + CROP_HALF_HEIGHT, left : x + CROP_HALF_WIDTH].copy()

@@ -139,12 +139,13 @@ def judge(nodeid: str, presses: Iterable[Press], game_lines: list[dict], start: 
     and which changed an unsolved level (as the game saw it, between `start` and `end`)."""
     opened = [line for line in game_lines if line.get("event") == "open"]
     pids = {line["pid"] for line in opened}
-    windows = {line["window"] for line in opened if line.get("window")}
+    # X servers hand out the same window ids: a window is known by its display too.
+    windows = {(line.get("display"), line["window"]) for line in opened if line.get("window")}
     span = Span(nodeid)
     for press in presses:
         span.presses += 1
         # A game's popup is a window of its own process (the pid), its main window the one it names.
-        if press.window not in windows and (press.pid is None or press.pid not in pids):
+        if (press.display, press.window) not in windows and (press.pid is None or press.pid not in pids):
             where = (
                 "the bare root window" if press.window == 0 else f"window {press.window:#x} {press.wm_class}"
             )

@@ -16,9 +16,9 @@ from tests.press_watch import judge
 GAME_PID, GAME_WINDOW = 4100, 0x400001
 
 
-def press(window: int, pid: int | None, at: float = 2.0) -> Press:
-    """A click recorded at `at` on `window`, of the client `pid`."""
-    return Press(time=at, x=10, y=20, button=1, window=window, pid=pid)
+def press(window: int, pid: int | None, display: str = ":90", at: float = 2.0) -> Press:
+    """A click recorded at `at` on `window` of `display`, of the client `pid`."""
+    return Press(time=at, x=10, y=20, button=1, window=window, pid=pid, display=display)
 
 
 def test_presses_off_the_game_and_level_changes_on_unsolved_levels_break_the_rules():
@@ -33,7 +33,7 @@ def test_presses_off_the_game_and_level_changes_on_unsolved_levels_break_the_rul
         (5.0, "button restart", 3, False),
         (0.5, "button previous", 1, False),  # before the test's span
     ]
-    lines = [{"event": "open", "pid": GAME_PID, "window": GAME_WINDOW, "game": "flow"}]
+    lines = [{"event": "open", "pid": GAME_PID, "window": GAME_WINDOW, "display": ":90", "game": "flow"}]
     lines += [
         {"event": "press", "pid": GAME_PID, "time": at, "hit": hit, "level": level, "solved": solved}
         for at, hit, level, solved in taken
@@ -44,13 +44,15 @@ def test_presses_off_the_game_and_level_changes_on_unsolved_levels_break_the_rul
         press(0, None),  # the bare root
         press(0x600001, 4200),  # a cover of another program
         press(0x700001, None),  # a window that names no process
+        press(GAME_WINDOW, None, display=":91"),  # the game's window id, on another server
     ]
     span = judge("t", presses, lines, start=1.0, end=6.0)
-    assert span.presses == 5
+    assert span.presses == 6
     assert [line.split(" on ")[1] for line in span.outside] == [
         "the bare root window, pid None",
         "window 0x600001 (), pid 4200",
         "window 0x700001 (), pid None",
+        "window 0x400001 (), pid None",
     ]
     assert span.skips == [f"'arrow next' pressed on unsolved level 1 (game pid {GAME_PID})"]
     assert span.restarts == 1

@@ -1,7 +1,7 @@
 """The game's own account of the presses it takes, for tests that watch a bot from outside.
 
 With FLOWBOT_GAME_PRESS_LOG naming a file, the game appends one JSON line when its window is drawn
-(`{"event": "open", "pid", "window", "game"}`: which process and X window are the game) and one per
+(`{"event": "open", "pid", "window", "display", "game"}`: which process and X window are the game) and one per
 press of the main button it acts on (`{"event": "press", "pid", "time", "hit", "level", "solved"}`:
 what the press hit, on which level, and whether that level was solved just before the press; `time`
 is time.monotonic(), one clock for every process of the machine). Unset, nothing is written.
@@ -46,7 +46,8 @@ class PressLog:
     def opened(self, game: str, wm_info: Mapping[str, object]) -> None:
         """The window is drawn: say which process and window are the game."""
         window = wm_info.get("window")
-        self._write({"event": "open", "game": game, "window": window if isinstance(window, int) else None})
+        window = window if isinstance(window, int) else None
+        self._write({"event": "open", "game": game, "window": window, "display": os.environ.get("DISPLAY")})
 
     def press(self, hit: str, level: int, solved: bool) -> None:
         """A press was taken: what it hit, on which level, solved or not just before it."""
