@@ -89,6 +89,7 @@ class PressRecorder:
         self._control = None
         self._context = None
         self._error: BaseException | None = None
+        self._ready = threading.Event()  # set by the recording thread once the server records
 
     @property
     def running(self) -> bool:
@@ -123,15 +124,14 @@ class PressRecorder:
             }],
         )  # fmt: skip
         self._control.sync()  # the context must exist on the server before another connection enables it
-        ready = threading.Event()
         self._threads = [
-            threading.Thread(target=self._record, args=(ready,), name="press-recorder", daemon=True),
+            threading.Thread(target=self._record, name="press-recorder", daemon=True),
             threading.Thread(target=self._sample_frames, name="press-frames", daemon=True),
         ]
         for thread in self._threads:
             thread.start()
-        ready.wait(5)
-        time.sleep(0.2)  # enable_context is a blocking request: give the server time to take it
+        # The server answers enable_context with a first reply, StartOfData, once it records.
+        self._ready.wait(5)
 
     def stop(self) -> None:
         """Stop recording; the presses stay in `presses`. A display that went away first ends the
@@ -155,23 +155,22 @@ class PressRecorder:
             self.lost = True
         finally:
             if self._control is not None:
-                self._control.close()
+                _close(self._control)
             self._control = self._context = None
         if self._error is not None and not (self.lost or connection_broken(self._error)):
             raise RuntimeError(f"the press recorder failed: {self._error}") from self._error
 
-    def _record(self, ready: threading.Event) -> None:
+    def _record(self) -> None:
         """The recording thread: a connection of its own, blocked in enable_context until stop()."""
         try:
             recording = _connect(self.display)
             self._lookup = _connect(self.display)  # window queries, from this thread only
-            ready.set()
             recording.record_enable_context(self._context, self._on_reply)
-            recording.close()
-            self._lookup.close()
+            _close(recording)
+            _close(self._lookup)
         except BaseException as error:  # reported by stop(), in the caller's thread
             self._error = error
-            ready.set()
+            self._ready.set()
 
     def _on_reply(self, reply) -> None:
         """Parse the device events of one intercepted reply."""
@@ -179,6 +178,9 @@ class PressRecorder:
         from Xlib.ext import record
         from Xlib.protocol import rq
 
+        if reply.category == record.StartOfData:
+            self._ready.set()
+            return
         if reply.category != record.FromServer or reply.client_swapped or not reply.data:
             return
         data = reply.data
@@ -245,7 +247,18 @@ class PressRecorder:
                     self._stopping.wait(self._frame_interval)
             except Exception:  # the server ended (a test that kills it): the presses so far stay
                 self.lost = True
-        windows_display.close()
+        _close(windows_display)
+
+
+def _close(connection) -> None:
+    """Close a python-xlib connection; one to a server that has gone (closing flushes) is let go."""
+    from flowbot.display import connection_broken
+
+    try:
+        connection.close()
+    except Exception as error:
+        if not connection_broken(error):
+            raise
 
 
 def _connect(name: str):
