@@ -41,6 +41,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "presses_by_test: the test's own code presses on the screen (tests of the game itself): its presses"
         " are counted, not held to the bot's rules",
     )
+    config.addinivalue_line(
+        "markers",
+        "game_in_its_own_session: a harness starts a third-party game in a session of its own; every"
+        " window of a process in another session than the test's is the game's",
+    )
     _watch_presses(config)
 
 
@@ -116,12 +121,13 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     judged = (
         item.get_closest_marker("presses_by_test") is None and item.get_closest_marker("realgames") is None
     )
+    apart = item.get_closest_marker("game_in_its_own_session") is not None
     try:
         result = yield
     except BaseException:
-        watch.close_span(item.nodeid, judged)
+        watch.close_span(item.nodeid, judged, apart)
         raise
-    failures = watch.close_span(item.nodeid, judged).failures()
+    failures = watch.close_span(item.nodeid, judged, apart).failures()
     if failures:
         raise AssertionError(
             f"{len(failures)} press(es) broke the bot's rules (tests/press_watch.py):\n" + "\n".join(failures)

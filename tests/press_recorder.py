@@ -48,6 +48,7 @@ class Press:
     crop: np.ndarray | None = field(default=None, repr=False)  # (h, w, 3) uint8 BGR around the point
     crop_origin: tuple[int, int] = (0, 0)  # the crop's top-left corner on the screen, x, y
     display: str = ""  # the X display it was made on (window ids repeat from one server to the next)
+    session: int | None = None  # the session id of the window's process (a harness starts a game in one)
     frame: np.ndarray | None = field(default=None, repr=False)  # the whole screen before a click (kept for
     # clicks only: a drag's is let go on release, so that a long run does not hold a frame per line)
 
@@ -211,7 +212,7 @@ class PressRecorder:
                  if left <= x < left + width and up <= y < up + height),
                 (0, (), None),
             )  # fmt: skip
-        press = Press(now, x, y, button, window, wm_class, pid, display=self.display)
+        press = Press(now, x, y, button, window, wm_class, pid, display=self.display, session=_session(pid))
         if frame is not None:
             left, top = max(0, x - CROP_HALF_WIDTH), max(0, y - CROP_HALF_HEIGHT)
             press.crop = frame[top : y + CROP_HALF_HEIGHT, left : x + CROP_HALF_WIDTH].copy()
@@ -248,6 +249,16 @@ class PressRecorder:
             except Exception:  # the server ended (a test that kills it): the presses so far stay
                 self.lost = True
         _close(windows_display)
+
+
+def _session(pid: int | None) -> int | None:
+    """The session id of a process, or None (no pid, or the process is gone)."""
+    if pid is None:
+        return None
+    try:
+        return os.getsid(pid)
+    except OSError:
+        return None
 
 
 def _close(connection) -> None:

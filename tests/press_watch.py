@@ -18,6 +18,7 @@ is marked `presses_by_test` and its presses are counted, not judged.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -87,12 +88,14 @@ class PressWatch:
         """A test's setup starts."""
         self._opened = time.monotonic()
 
-    def close_span(self, nodeid: str, judged: bool) -> Span:
-        """A test's teardown ended: judge the presses made since its setup started."""
+    def close_span(self, nodeid: str, judged: bool, game_apart: bool = False) -> Span:
+        """A test's teardown ended: judge the presses made since its setup started (`game_apart`: the
+        test's game runs in a session of its own, see judge)."""
         start, end = self._opened or 0.0, time.monotonic()
         self._opened = None
         presses = [p for r in self.recordings for p in r.recorder.presses if start <= p.time <= end]
-        span = judge(nodeid, presses, self.game_lines(), start, end)
+        own = os.getsid(0) if game_apart else None
+        span = judge(nodeid, presses, self.game_lines(), start, end, own_session=own)
         span.judged = judged
         self.spans.append(span)
         return span
@@ -134,9 +137,19 @@ class PressWatch:
         return lines
 
 
-def judge(nodeid: str, presses: Iterable[Press], game_lines: list[dict], start: float, end: float) -> Span:
+def judge(
+    nodeid: str,
+    presses: Iterable[Press],
+    game_lines: list[dict],
+    start: float,
+    end: float,
+    *,
+    own_session: int | None = None,
+) -> Span:
     """The presses of one test against the games' own account: which landed off every game's windows,
-    and which changed an unsolved level (as the game saw it, between `start` and `end`)."""
+    and which changed an unsolved level (as the game saw it, between `start` and `end`). With
+    `own_session` (the test's), a window of a process in any other session is the game's too: a
+    harness that starts a third-party game in a session of its own defines the game so."""
     opened = [line for line in game_lines if line.get("event") == "open"]
     pids = {line["pid"] for line in opened}
     # X servers hand out the same window ids: a window is known by its display too.
@@ -145,7 +158,8 @@ def judge(nodeid: str, presses: Iterable[Press], game_lines: list[dict], start: 
     for press in presses:
         span.presses += 1
         # A game's popup is a window of its own process (the pid), its main window the one it names.
-        if (press.display, press.window) not in windows and (press.pid is None or press.pid not in pids):
+        apart = own_session is not None and press.session is not None and press.session != own_session
+        if (press.display, press.window) not in windows and press.pid not in pids and not apart:
             where = (
                 "the bare root window" if press.window == 0 else f"window {press.window:#x} {press.wm_class}"
             )

@@ -62,6 +62,23 @@ def test_presses_off_the_game_and_level_changes_on_unsolved_levels_break_the_rul
     assert span.failures() == []
 
 
+def test_a_game_a_harness_starts_in_a_session_of_its_own_is_every_window_of_that_session():
+    """A third-party game names no window: with the test's session given, a window of a process in
+    another session is the game's; one of the test's own session (a cover it opened), or of no known
+    process, is still off the game."""
+    presses = [
+        Press(time=2.0, x=1, y=1, button=1, window=0x800001, pid=5000, session=5000),  # the game's browser
+        Press(time=2.0, x=1, y=1, button=1, window=0x900001, pid=6000, session=77),  # a cover of the test's
+        Press(time=2.0, x=1, y=1, button=1, window=0, pid=None),  # the bare root
+    ]
+    assert len(judge("t", presses, [], 1.0, 3.0).outside) == 3
+    span = judge("t", presses, [], 1.0, 3.0, own_session=77)
+    assert [line.split(" on ")[1] for line in span.outside] == [
+        "window 0x900001 (), pid 6000",
+        "the bare root window, pid None",
+    ]
+
+
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
 @pytest.mark.presses_by_test  # it presses the bare root and a skip arrow on purpose, to see them caught
 def test_every_display_a_test_starts_is_watched_and_the_game_says_what_each_press_hit(press_watch, tmp_path):
