@@ -3,13 +3,18 @@ rules judged on hand-built presses, then the hook for real on a display of the t
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 
 import pytest
 
+from flowbot.game.controls import Controls
 from flowbot.game.layout import compute_layout
 from flowbot.game.look import Look
+from flowbot.game.packs import levels_from
+from flowbot.game.presslog import ENV, LEVEL_CHANGES, PressLog
+from flowbot.game.session import Session
 from tests.press_recorder import Press
 from tests.press_watch import judge
 
@@ -118,3 +123,32 @@ def test_every_display_a_test_starts_is_watched_and_the_game_says_what_each_pres
     assert span.presses == 3
     assert len(span.outside) == 1 and "the bare root window" in span.outside[0], span.outside
     assert span.skips == [f"'arrow next' pressed on unsolved level 1 (game pid {game.process.pid})"]
+
+
+def test_the_game_says_what_each_press_hit_and_logs_it_only_when_asked(tmp_path):
+    """Controls name what a press hit: a cell, the page, each bottom button, a skip arrow; the press
+    log writes the game's opening and its presses only when FLOWBOT_GAME_PRESS_LOG names a file."""
+    levels = levels_from("5x5", None)
+    controls = Controls(Session(levels))
+    layout = compute_layout(540, 960, levels[0].rows, levels[0].cols, look=Look(skip_arrows=True))
+    buttons = {button.name: button for button in layout.buttons}
+    hits = [
+        controls.pointer_down(*layout.geometry.center((2, 2)), layout),
+        controls.pointer_down(2, 2, layout),
+        *(controls.pointer_down(buttons[name].x, buttons[name].y, layout) for name in ("restart", "next")),
+        controls.pointer_down(layout.arrows[0].x, layout.arrows[0].y, layout),
+    ]
+    assert hits == ["board", "nothing", "button restart", "button next", "arrow previous"]
+    assert {"button next", "arrow previous"} <= LEVEL_CHANGES and "button restart" not in LEVEL_CHANGES
+
+    PressLog({}).press("board", 1, False)  # no file named: nothing written, nothing raised
+    log = tmp_path / "presses.jsonl"
+    presses = PressLog({ENV: str(log)})
+    presses.opened("flow", {"window": 0x400001})
+    presses.press("button next", 2, False)
+    presses.close()
+    opened, pressed = (json.loads(line) for line in log.read_text().splitlines())
+    assert opened["event"] == "open" and opened["window"] == 0x400001 and opened["pid"] > 0
+    assert {key: pressed[key] for key in ("event", "hit", "level", "solved")} == {
+        "event": "press", "hit": "button next", "level": 2, "solved": False,
+    }  # fmt: skip

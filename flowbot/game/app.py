@@ -10,6 +10,8 @@ Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault los
 popup-window, skip-arrows, dialog-closes (see flowbot.game.faults).
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
+With FLOWBOT_GAME_PRESS_LOG naming a file, the game notes its window and each press it takes there
+(what the press hit, on which level, solved or not): the tests' press watch reads it (flowbot.game.presslog).
 """
 
 from __future__ import annotations
