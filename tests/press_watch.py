@@ -39,7 +39,7 @@ class Span:
     restarts: int = 0  # restart pressed on an unsolved level (counted; it changes no level)
     taken: int = 0  # presses a game said it took (not: off the game, or a game that keeps no log)
     moves_on: int = 0  # level changes pressed on a solved level: allowed
-    judged: bool = True  # False for a test whose own code presses (presses_by_test)
+    judged: bool = True  # False for a test that presses itself (presses_by_test) or a harness judges
 
     def failures(self) -> list[str]:
         """What breaks the rules, one line each (empty: none, or the test is not judged)."""
@@ -118,7 +118,7 @@ class PressWatch:
         judged = [span for span in live if span.judged]
         lines = [
             f"presses recorded on {len(self.recordings)} display(s) in {len(live)} test(s)"
-            f" ({len(judged)} judged, {len(live) - len(judged)} pressing by themselves):"
+            f" ({len(judged)} judged, {len(live) - len(judged)} not: the test presses, or a harness judges):"
             f" {sum(s.presses for s in live)} presses, {sum(s.presses for s in judged)} judged"
             f" ({sum(s.taken for s in judged)} taken by a game that says what it hit,"
             f" {sum(s.moves_on for s in judged)} of them moving on from a solved level);"
@@ -128,7 +128,7 @@ class PressWatch:
             f" recorders' overhead {self.overhead:.1f} s",
         ]
         for span in live:
-            tag = "" if span.judged else "  [presses by the test]"
+            tag = "" if span.judged else "  [not judged]"
             lines.append(
                 f"  {span.presses:5d} presses ({span.taken} taken, {span.moves_on} moving on),"
                 f" {len(span.outside)} outside, {len(span.skips)} skips, {span.restarts} restarts"
