@@ -71,14 +71,22 @@ class PressRecorder:
 
     `crops=False` keeps no screen around the presses (no labels to read) and grabs no frames: only
     the windows, which is all a check of where presses land needs, at a fraction of the cost.
+    `travel=False` leaves the pointer's motions unrecorded (every press then reads as a click): a
+    drag's hundreds of motions cost the server and this process more than its press.
     """
 
     def __init__(
-        self, frames_per_second: float = 5.0, *, display: str | None = None, crops: bool = True
+        self,
+        frames_per_second: float = 5.0,
+        *,
+        display: str | None = None,
+        crops: bool = True,
+        travel: bool = True,
     ) -> None:
         self.presses: list[Press] = []
         self.display = display or os.environ["DISPLAY"]
         self.crops = crops
+        self.travel = travel
         self.lost = False  # True once the display went away under the recorder (its server ended)
         self._frame_interval = 1.0 / frames_per_second
         self._frame: np.ndarray | None = None  # the latest whole-screen frame, BGR
@@ -120,7 +128,7 @@ class PressRecorder:
                 "core_requests": (0, 0), "core_replies": (0, 0),
                 "ext_requests": (0, 0, 0, 0), "ext_replies": (0, 0, 0, 0),
                 "delivered_events": (0, 0),
-                "device_events": (X.ButtonPress, X.MotionNotify),
+                "device_events": (X.ButtonPress, X.MotionNotify if self.travel else X.ButtonRelease),
                 "errors": (0, 0), "client_started": False, "client_died": False,
             }],
         )  # fmt: skip

@@ -69,7 +69,7 @@ class PressWatch:
     def started(self, display: str) -> None:
         """A display started: record its presses until it stops."""
         began = time.monotonic()
-        recorder = PressRecorder(display=display, crops=False)
+        recorder = PressRecorder(display=display, crops=False, travel=False)  # where presses land: no more
         recorder.start()
         self.recordings.append(Recording(display, recorder))
         self.overhead += time.monotonic() - began
