@@ -1,14 +1,20 @@
-"""Where a solve's time goes, stage by stage: building the CNF, loading it, the SAT search, reading back.
+"""Where a solve's time goes, stage by stage: building the CNF, loading it, and the search with reading back.
 
-Compares branches fairly on a busy machine: run the old and the new tree in turn, in the same minute,
-and compare medians (the first line of each report), e.g.
+Compares fairly on a busy machine: run the two in turn, in the same minute, and compare medians,
+e.g. shared shapes against a CNF per puzzle in this tree, or against an older tree's own script
+(whose stages were split around its own solve path):
 
-    PYTHONPATH=/tmp/old .venv/bin/python scripts/bench_cnf.py --set janko
     PYTHONPATH=$PWD .venv/bin/python scripts/bench_cnf.py --set janko
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_cnf.py --set janko --own-cnf
+    PYTHONPATH=/tmp/old .venv/bin/python /tmp/old/scripts/bench_cnf.py --set janko
 
-Each stage is summed over every puzzle of the set (strict rules, binary colours, as `solve` runs
-first); the figure shown is the median over --repeat rounds. The clock is this process's CPU time by
-default: on a machine shared with other work it stays steady where wall time swings 2-3x.
+Each round solves every puzzle of the set in turn as `solve` does in one process (strict rules, binary
+colours, SAT only: a puzzle on a board shape seen before is assumptions on that shape's solver, see
+docs/solving.md); `--own-cnf` gives every puzzle its own CNF instead. Build is the time spent making
+CNFs (a puzzle's or a shape's), load the time handing them to the SAT solver, search the rest of the
+solve (SAT calls, reading models back, cuts). The figure shown is the median over --repeat rounds.
+The clock is this process's CPU time by default: on a machine shared with other work it stays steady
+where wall time swings 2-3x.
 """
 
 from __future__ import annotations
@@ -20,28 +26,52 @@ import time
 from flowbot.errors import FlowbotError
 from flowbot.formats import load_puzzles
 from flowbot.modes.bench import CORPUS_SETS, corpus_paths
-from flowbot.solve.sat import _Deadline, _Encoding, _Search, _solver
+from flowbot.solve import sat
 
 STAGES = ("build", "load", "search", "total")
 
 
-def time_stages(puzzles: list, clock=time.process_time) -> dict[str, float]:
-    """Seconds spent in each stage over all `puzzles`, one strict solve each."""
+def time_stages(
+    puzzles: list, clock=time.process_time, own_cnf: bool = False
+) -> tuple[dict[str, float], int]:
+    """Seconds spent in each stage over all `puzzles` (one strict SAT solve each, from no shape seen),
+    and the clauses loaded."""
     spent = dict.fromkeys(STAGES, 0.0)
-    for puzzle in puzzles:
+    loaded = [0]
+    saved = sat._Encoding.__init__, sat._Shape.__init__, sat._new_solver, sat.SHAPE_MAX_CELLS
+
+    def timed(stage, function):
+        """`function`, its time added to `stage`."""
+
+        def run(*args, **options):
+            started = clock()
+            try:
+                return function(*args, **options)
+            finally:
+                spent[stage] += clock() - started
+
+        return run
+
+    def load(clauses, **options):
+        loaded[0] += len(clauses)
+        return saved[2](clauses, **options)
+
+    sat.forget_shapes()
+    sat._Encoding.__init__ = timed("build", saved[0])
+    sat._Shape.__init__ = timed("build", saved[1])
+    sat._new_solver = timed("load", load)
+    if own_cnf:
+        sat.SHAPE_MAX_CELLS = 0
+    try:
         started = clock()
-        encoding = _Encoding(puzzle, True, True)
-        built = clock()
-        spent["build"] += built - started
-        if encoding.trivially_unsat:
-            continue
-        with _solver(encoding.clauses) as solver:
-            loaded = clock()
-            spent["load"] += loaded - built
-            _Search(solver, encoding, _Deadline(None)).next_solution()
-            spent["search"] += clock() - loaded
-    spent["total"] = sum(spent[stage] for stage in STAGES[:-1])
-    return spent
+        for puzzle in puzzles:
+            sat.solve(puzzle, allow_touching=False, search=False)
+        spent["total"] = clock() - started
+    finally:
+        sat._Encoding.__init__, sat._Shape.__init__, sat._new_solver, sat.SHAPE_MAX_CELLS = saved
+        sat.forget_shapes()
+    spent["search"] = spent["total"] - spent["build"] - spent["load"]
+    return spent, loaded[0]
 
 
 def main() -> None:
@@ -51,6 +81,7 @@ def main() -> None:
     parser.add_argument("--file", action="append", help="puzzle files to time instead of a set")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--own-cnf", action="store_true", help="every puzzle its own CNF (no shared shapes)")
     args = parser.parse_args()
     puzzles = []
     for path in args.file or corpus_paths(args.set):
@@ -59,11 +90,13 @@ def main() -> None:
         except FlowbotError as error:  # a benchmark skips what it cannot read, and says so
             print(f"skipped: {error}")
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
-    rounds = [time_stages(puzzles, clock) for _ in range(args.repeat)]
-    clauses = sum(len(_Encoding(puzzle, True, True).clauses) for puzzle in puzzles)
-    medians = {stage: statistics.median(r[stage] for r in rounds) for stage in STAGES}
+    rounds = [time_stages(puzzles, clock, args.own_cnf) for _ in range(args.repeat)]
+    medians = {stage: statistics.median(spent[stage] for spent, _ in rounds) for stage in STAGES}
     shares = "  ".join(f"{stage} {medians[stage] * 1000:.0f} ms" for stage in STAGES)
-    heading = f"{len(puzzles)} puzzles ({'files' if args.file else args.set}), {clauses} clauses"
+    how = "own CNFs" if args.own_cnf else "shared shapes"
+    heading = (
+        f"{len(puzzles)} puzzles ({'files' if args.file else args.set}, {how}), {rounds[0][1]} clauses loaded"
+    )
     print(f"{heading}, {args.clock} median of {args.repeat}: {shares}")
 
 

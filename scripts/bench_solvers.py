@@ -60,12 +60,24 @@ class Run:
     solved: int
 
 
+# A user's install has bytecode (pip compiles it): flowbot's processes may write theirs, so only the
+# first, untimed run of each tree compiles (PYTHONDONTWRITEBYTECODE would make every run compile).
+ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(command: list[str], cwd: Path, stdin: str | None = None, timeout: float = 600) -> tuple[Run, str]:
     """Run a command, return its wall and CPU (user + system) seconds and its output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
-        command, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=timeout, check=False
+        command,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=ENVIRONMENT,
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -201,6 +213,9 @@ def main() -> int:
             anchor = build_go_anchor(args.go_anchor, Path(scratch))
         if not isinstance(anchor, Path):
             print(f"Go anchor missing: {anchor or 'no --go-anchor given'}; flowbot's figures alone")
+        for tree in (REPOSITORY, args.baseline):
+            if tree is not None:  # untimed: writes the tree's bytecode, as a user's install has it
+                flowbot_run(tree, set_files(corpus, "levels"))
         load = os.getloadavg()[0]
         print(f"load average {load:.1f} on {os.cpu_count()} cores; medians of {args.repeat} rounds")
         for name in args.sets.split(","):

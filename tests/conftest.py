@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,16 @@ def private_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         yield
+
+
+@pytest.fixture(autouse=True)
+def no_shared_solvers():
+    """Each test starts with no SAT solver kept from another test's boards: the solver shares one per
+    board shape within a process, which would answer a test that swaps the solver out."""
+    yield
+    sat = sys.modules.get("flowbot.solve.sat")  # never imported here: some tests check what loads
+    if sat is not None:
+        sat.forget_shapes()
 
 
 def pytest_configure(config: pytest.Config) -> None:

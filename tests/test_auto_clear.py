@@ -144,14 +144,14 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
-    from flowbot.modes import auto_clear
+    from flowbot.live import loop as live_loop
 
     dialog = np.full((200, 300, 3), 40, dtype=np.uint8)
     gone = dialog.copy()
     gone[50:150, 50:250] = 200  # the first press closed the dialog: the window looks different
     screen = ImageScreen([dialog, gone if changes else dialog])
     two = [Control(10, 10, 60, 20, "Next", "push-button"), Control(100, 150, 60, 20, "->", "text")]
-    monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter(two))
+    monkeypatch.setattr(live_loop, "next_controls", lambda *args: iter(two))
     pointer = RecordingPointer()
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
     loop.wait_for_board = lambda previous, first=False, timeout=None: None  # no new level ever reads
@@ -168,11 +168,11 @@ def test_a_click_the_game_missed_is_given_again_while_its_window_shows_as_before
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
-    from flowbot.modes import auto_clear
+    from flowbot.live import loop as live_loop
 
     screen = ImageScreen([np.full((200, 300, 3), 40, dtype=np.uint8)])
     monkeypatch.setattr(
-        auto_clear, "next_controls", lambda *args: iter([Control(10, 10, 60, 20, "NEXT", "push-button")])
+        live_loop, "next_controls", lambda *args: iter([Control(10, 10, 60, 20, "NEXT", "push-button")])
     )
     pointer = RecordingPointer()
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
@@ -212,16 +212,16 @@ def test_words_read_on_the_won_board_are_never_pressed(
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
+    from flowbot.live import loop as live_loop
     from flowbot.model import Geometry
-    from flowbot.modes import auto_clear
 
     screen = ImageScreen([np.full((300, 300, 3), 40, dtype=np.uint8)])
     word = Control(100, 100, 30, 20, label, kind)  # inside the board
-    monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter([word]))
+    monkeypatch.setattr(live_loop, "next_controls", lambda *args: iter([word]))
     pointer = RecordingPointer()
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
     loop.wait_for_board = lambda previous, first=False, timeout=None: None
-    loop._still_won = lambda frame: still_won
+    loop.still_won = lambda frame: still_won
     loop._before_drawing = screen.grab(None)  # the control showed before drawing: pressed once at most
     board = Geometry(tuple(float(x) for x in range(20, 281, 52)), tuple(float(y) for y in range(20, 281, 52)))
     loop._press_controls(["A.A"], board)
@@ -307,8 +307,8 @@ def test_after_a_box_closes_on_the_won_level_the_control_beside_the_board_moves_
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
+    from flowbot.live import loop as live_loop
     from flowbot.model import Geometry
-    from flowbot.modes import auto_clear
 
     boxed = np.full((300, 300, 3), 40, dtype=np.uint8)
     boxed[100:160, 60:240] = 220  # the box over the board
@@ -318,10 +318,10 @@ def test_after_a_box_closes_on_the_won_level_the_control_beside_the_board_moves_
         [Control(100, 120, 80, 20, "Continue", "push-button")],  # over the board
         [Control(120, 126, 40, 10, "\u00bb", "text"), Control(200, 270, 90, 20, "Next Level", "push-button")],
     ]
-    monkeypatch.setattr(auto_clear, "next_controls", lambda *args: iter(found.pop(0)))
+    monkeypatch.setattr(live_loop, "next_controls", lambda *args: iter(found.pop(0)))
     pointer = RecordingPointer()
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
-    loop._still_won = lambda frame: not (frame.pixels == 220).any()
+    loop.still_won = lambda frame: not (frame.pixels == 220).any()
     came = object()
     presses = []
     loop._try = lambda target, previous, window: (

@@ -199,6 +199,7 @@ def test_a_win_screen_whose_words_read_only_band_by_band_is_the_games_sign_and_i
     blind = lambda frame: [] if frame.shape[0] > 200 else real(frame)  # noqa: E731
     monkeypatch.setattr(ocr, "read_words", blind)
     monkeypatch.setattr("flowbot.modes.auto_clear.read_words", blind)
+    monkeypatch.setattr("flowbot.live.loop.read_words", blind)
     game = BareLinesGame(levels, win_screen=True)
     report = clear(game, 2, tmp_path)
     assert game.won == [1, 2]

@@ -92,8 +92,8 @@ def test_a_reading_without_a_solution_is_not_saved():
 
 def test_the_control_that_moved_on_is_kept_in_the_profile_with_what_tuning_found(tmp_path, monkeypatch):
     from flowbot.act.tuning import LADDER
-    from flowbot.live.run import _remember_control
-    from flowbot.modes.auto_clear import RememberedControl
+    from flowbot.live.controls import RememberedControl
+    from flowbot.modes.auto_clear_run import _remember_control
     from flowbot.profiles import Profile, load_profile, save_profile, save_tuned
 
     monkeypatch.chdir(tmp_path)

@@ -1,5 +1,6 @@
-"""The live loop's modules import each other one way: no circle between the loop, its report and the
-games' loops, and none imports another's private names."""
+"""The live loop (flowbot.live) and the games that plug into it (flowbot.modes) import one way: the
+loop imports no game, nothing imports a private name of another module, no circle runs through them,
+and a game uses only the loop's public services (no `self._name` of the loop's own)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,18 @@ from pathlib import Path
 import flowbot
 
 ROOT = Path(flowbot.__file__).parent
-MODULES = {
-    "flowbot.live.report": ROOT / "live" / "report.py",
-    "flowbot.live.run": ROOT / "live" / "run.py",
-    "flowbot.live.windows": ROOT / "live" / "windows.py",
-    "flowbot.modes.auto_clear": ROOT / "modes" / "auto_clear.py",
-    "flowbot.modes.variant_clear": ROOT / "modes" / "variant_clear.py",
-    "flowbot.modes.scrape": ROOT / "modes" / "scrape.py",
-}
+LOOP = sorted((ROOT / "live").glob("*.py"))
+GAMES = [
+    ROOT / "modes" / name for name in ("auto_clear.py", "variant_clear.py", "auto_clear_run.py", "scrape.py")
+]
+
+
+def module_name(path: Path) -> str:
+    """flowbot.live.loop for flowbot/live/loop.py."""
+    return ".".join(("flowbot", *path.relative_to(ROOT).with_suffix("").parts))
+
+
+MODULES = {module_name(path): path for path in [*LOOP, *GAMES]}
 
 
 def imports(path: Path) -> list[tuple[str, list[str]]]:
@@ -27,6 +32,16 @@ def imports(path: Path) -> list[tuple[str, list[str]]]:
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and node.module
     ]
+
+
+def test_the_loop_imports_no_game():
+    found = [
+        (module_name(path), module)
+        for path in LOOP
+        for module, _ in imports(path)
+        if module.startswith("flowbot.modes") or module.startswith("flowbot.numbermatch")
+    ]
+    assert not found, found
 
 
 def test_no_circle_between_the_loop_and_the_games():
@@ -53,3 +68,31 @@ def test_no_module_imports_anothers_private_names():
         if imported.startswith("_")
     ]
     assert not private, private
+
+
+def loop_private_names() -> set[str]:
+    """The private fields and methods of the loop's class (LiveLoop)."""
+    tree = ast.parse((ROOT / "live" / "loop.py").read_text())
+    (loop,) = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "LiveLoop"]
+    names = set()
+    for node in loop.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def test_the_games_use_only_the_loops_public_services():
+    private = loop_private_names()
+    assert {"_press_controls", "_dialog_seen", "_before_drawing"} <= private  # the check sees them
+    used = [
+        (path.name, node.attr, node.lineno)
+        for path in GAMES
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and node.attr in private
+    ]
+    assert not used, used

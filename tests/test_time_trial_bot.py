@@ -16,8 +16,8 @@ from flowbot.act.tuning import start_tuner
 from flowbot.capture import ocr
 from flowbot.capture.ocr import Word
 from flowbot.game.trial import LevelMaker, TrialSession, generated
+from flowbot.live.game_over import game_over_message
 from flowbot.modes.auto_clear import AutoClear
-from flowbot.modes.game_over import game_over_message
 from tests.simulated_game import SimulatedGame
 
 FAST = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0, settle=False)

@@ -83,18 +83,21 @@ def no_board_message(failures: list[str]) -> str:
     return "no board found: " + "; ".join(dict.fromkeys(failures))
 
 
-def board_candidates(frame: np.ndarray, failures: list[str]) -> Iterator[Board]:
+def board_candidates(
+    frame: np.ndarray, failures: list[str], scale: tuple[int, int] | None = None
+) -> Iterator[Board]:
     """Boards the frame may hold, by the evidence for them, most trusted first: bright grid lines;
     dark gaps between tiles (or dark lines on a light board); the same for a board much smaller than
     the frame; the regular lattice of dots and faint markers in a flat panel. Why a way found
-    nothing is appended to `failures`.
+    nothing is appended to `failures`. `scale` (height, width) is the whole frame's when `frame` is a
+    part of it.
     """
     ways = [(False, False), (True, False)]
-    if small_differs(frame):
+    if small_differs(frame, scale):
         ways += [(False, True), (True, True)]
     for dark, small in ways:
         try:
-            lattice, closed = _cells(frame, dark, small)
+            lattice, closed = _cells(frame, dark, small, scale)
         except CaptureError as error:
             failures.append(str(error))
             continue
@@ -133,9 +136,11 @@ def one_piece(board: Board, cells: frozenset[Cell]) -> Board:
     return _board(board.geometry.xs, board.geometry.ys, largest)
 
 
-def _cells(frame: np.ndarray, dark: bool, small: bool) -> tuple[Lattice, np.ndarray]:
+def _cells(
+    frame: np.ndarray, dark: bool, small: bool, scale: tuple[int, int] | None = None
+) -> tuple[Lattice, np.ndarray]:
     """The lines, their lattice and the closed cells, from bright lines (or dark gaps)."""
-    masks = line_masks(frame, dark=dark, small=small)
+    masks = line_masks(frame, dark=dark, small=small, scale=scale)
     kind = ("tile gaps or dark lines" if dark else "grid lines") + (" at small scale" if small else "")
     lattice = find_lattice(masks)
     if lattice is None:
@@ -167,7 +172,7 @@ def extend_over_alike_cells(frame: np.ndarray, lattice: Lattice, dark: bool = Fa
     ]
     if inside.size == 0:
         return lattice
-    typical = np.median(inside.reshape(-1, 3), axis=0)
+    typical = _channel_medians(inside.reshape(-1, 3))
     xs, virtual_x = _extend_alike(frame, xs, ys, typical, lattice.virtual_x, 1, dark)
     ys, virtual_y = _extend_alike(frame, ys, xs, typical, lattice.virtual_y, 0, dark)
     return Lattice(tuple(xs), tuple(ys), virtual_x, virtual_y)
@@ -215,13 +220,17 @@ def _alike(frame: np.ndarray, left: float, top: float, step: float, typical: np.
     y1 = min(frame.shape[0], round(top + step - inset))
     if x1 <= x0 or y1 <= y0:
         return False
-    patch = frame[y0:y1, x0:x1].astype(np.int16)
+    patch = frame[y0:y1, x0:x1]
     rows, cols = np.ogrid[y0:y1, x0:x1]
-    corners = np.hypot(cols - (left + step / 2), rows - (top + step / 2)) > DOT_RADIUS * step
+    corners = (cols - (left + step / 2)) ** 2 + (rows - (top + step / 2)) ** 2 > (DOT_RADIUS * step) ** 2
     if not corners.any():
         return False
-    same = np.abs(patch - typical.astype(np.int16)).max(axis=2) <= ALIKE_LEVEL
-    return float(same[corners].mean()) >= ALIKE_SHARE
+    # OpenCV's per-pixel difference and channel maximum: numpy's over 3 channels is several times slower.
+    reference = np.empty_like(patch)
+    reference[:] = typical.astype(np.int16)
+    difference = cv2.absdiff(patch, reference)
+    furthest = cv2.max(cv2.max(difference[..., 0], difference[..., 1]), difference[..., 2])
+    return float((furthest <= ALIKE_LEVEL)[corners].mean()) >= ALIKE_SHARE
 
 
 def _edge_of_board(frame: np.ndarray, lines, across, end: int, dark: bool) -> np.ndarray:
@@ -249,12 +258,33 @@ def _edge_of_board(frame: np.ndarray, lines, across, end: int, dark: bool) -> np
         high = min(span.shape[1], round(across[index + 1] - 0.2 * step) - start)
         if high <= low:
             continue
-        cells = float(np.median(inside[:, low:high]))
+        cells = _median(inside[:, low:high])
         line = band[:, low:high].min(axis=0) if dark else band[:, low:high].max(axis=0)
-        beyond = float(np.median(outside[:, low:high]))
-        stands = float(np.median(cells - line)) if dark else float(np.median(line - cells))
+        beyond = _median(outside[:, low:high])
+        stands = _median(cells - line) if dark else _median(line - cells)
         result[index] = stands >= RIDGE_LEVEL and abs(beyond - cells) > ALIKE_LEVEL
     return result
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a small array, without its overhead (it runs for every stretch of an edge)."""
+    ordered = np.sort(values, axis=None)
+    middle = ordered.size // 2
+    if ordered.size % 2:
+        return float(ordered[middle])
+    return (float(ordered[middle - 1]) + float(ordered[middle])) / 2
+
+
+def _channel_medians(pixels: np.ndarray) -> np.ndarray:
+    """np.median(pixels, axis=0) of (N, 3) uint8 pixels, from each channel's histogram (no sort)."""
+    medians = np.empty(pixels.shape[1])
+    for channel in range(pixels.shape[1]):
+        below = np.cumsum(np.bincount(pixels[:, channel], minlength=256))
+        # The values at sorted places (N - 1) // 2 and N // 2: their mean is the median.
+        low = int(np.searchsorted(below, (len(pixels) - 1) // 2, side="right"))
+        high = int(np.searchsorted(below, len(pixels) // 2, side="right"))
+        medians[channel] = (low + high) / 2
+    return medians
 
 
 def _rows(frame: np.ndarray, low: int, high: int) -> np.ndarray | None:
@@ -262,7 +292,9 @@ def _rows(frame: np.ndarray, low: int, high: int) -> np.ndarray | None:
     outside the frame."""
     if low < 0 or high > frame.shape[0] or high <= low:
         return None
-    return frame[low:high].max(axis=2).astype(np.int16)
+    band = frame[low:high]
+    # Channel by channel: numpy's maximum along a 3-long axis is several times slower.
+    return np.maximum(np.maximum(band[..., 0], band[..., 1]), band[..., 2]).astype(np.int16)
 
 
 def _closed_cells(masks: LineMasks, lattice: Lattice, frame: np.ndarray) -> np.ndarray:
@@ -276,6 +308,15 @@ def _closed_cells(masks: LineMasks, lattice: Lattice, frame: np.ndarray) -> np.n
     )
     horizontal = across_rows.drawn(typical, masks.dark)
     vertical = across_cols.drawn(typical, masks.dark).T
+    if not masks.dark:
+        # A dim line over a glow of another hue can vanish in the brightest channel (a red line on
+        # a cyan glow is no brighter than the glow) yet stand out in its own: undrawn edges are
+        # looked at again channel by channel. Dark lines are dark in every channel: nothing to gain.
+        across_rows = _in_own_hue(frame, across_rows, horizontal, lattice.ys, lattice.xs, masks.kernel)
+        across_cols = _in_own_hue(
+            frame.transpose(1, 0, 2), across_cols, vertical.T, lattice.xs, lattice.ys, masks.kernel
+        )
+        horizontal, vertical = across_rows.drawn(typical), across_cols.drawn(typical).T
     # An outermost line need stand out only from the cells: past it may lie a page or a desktop
     # around a window, as bright as the line. A row there is the board's when the lines between
     # its cells are drawn.
@@ -319,16 +360,71 @@ class _EdgeEvidence:
         return strong & (self.strength >= MIN_STRENGTH) & clear
 
 
-def _edges(
-    mask: np.ndarray, ridge: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], virtual
+def _in_own_hue(
+    frame: np.ndarray, evidence: _EdgeEvidence, drawn: np.ndarray, lines, across, kernel: int
 ) -> _EdgeEvidence:
-    """The evidence for each stretch of each line between its crossings with the lines across.
+    """The evidence with each undrawn edge measured again on every colour channel (a ridge in any
+    channel is a line), keeping the larger coverage and strength; clutter as it was.
 
-    mask, ridge : (H, W) ndarrays with the lines running along axis 1.
+    frame : (H, W, 3) uint8 ndarray, BGR, lines running along axis 1
     """
-    height, width = mask.shape
+    covered, strength = evidence.covered.copy(), evidence.strength.copy()
+    height, width = frame.shape[:2]
     step = (lines[-1] - lines[0]) / (len(lines) - 1)
     tolerance = max(2, round(0.06 * step))
+    parts, usable = _outer_parts(across, width)
+    (first, _), (_, last) = parts
+    undrawn = ~drawn & usable & np.isfinite(strength)
+    # Each run of neighbouring undrawn stretches of a line, as (line, its stretches, left, right).
+    runs = []
+    for index in np.flatnonzero(undrawn.any(axis=1)):
+        edges = np.flatnonzero(undrawn[index])
+        for run in np.split(edges, np.flatnonzero(np.diff(edges) > 1) + 1):
+            runs.append((index, run, int(first[run[0]]), int(last[run[-1]])))
+    if not runs:
+        return evidence
+    # The band within `tolerance` of each line and a kernel's length either side, for the top-hat,
+    # stacked into one image (a kernel's length apart, a band sees only its own rows); black
+    # beyond the frame, as for the brightness (a line on the frame's edge is a ridge).
+    tall = 2 * (tolerance + kernel) + 1
+    stack = np.zeros((len(runs) * tall, max(right - left for *_, left, right in runs), 3), dtype=np.uint8)
+    for number, (index, _, left, right) in enumerate(runs):
+        low = round(lines[index]) - tolerance - kernel
+        top, bottom = max(0, low), min(height, low + tall)
+        stack[number * tall + top - low : number * tall + bottom - low, : right - left] = frame[
+            top:bottom, left:right
+        ]
+    element = cv2.getStructuringElement(cv2.MORPH_RECT, (1, kernel))
+    ridge = cv2.morphologyEx(stack, cv2.MORPH_TOPHAT, element).reshape(len(runs), tall, -1, 3)
+    peaks = ridge[:, kernel : kernel + 2 * tolerance + 1].max(axis=(1, 3))
+    # Every undrawn edge at once: its run's row of peaks, and its outer thirds within that run.
+    of_run = np.concatenate([np.full(len(run), count) for count, (_, run, _, _) in enumerate(runs)])
+    on_line = np.concatenate([np.full(len(run), line) for line, run, _, _ in runs])
+    edge = np.concatenate([run for _, run, _, _ in runs])
+    start = np.array([run_left for *_, run_left, _ in runs])[of_run]
+    thirds = [(low[edge] - start, high[edge] - start) for low, high in parts]
+    hue_covered = np.minimum(*_run_means(peaks > RIDGE_LEVEL, of_run, thirds))
+    hue_strength = np.minimum(*_run_means(peaks, of_run, thirds))
+    covered[on_line, edge] = np.maximum(covered[on_line, edge], hue_covered)
+    strength[on_line, edge] = np.maximum(strength[on_line, edge], hue_strength)
+    return _EdgeEvidence(covered, strength, evidence.cluttered)
+
+
+def _run_means(values: np.ndarray, rows: np.ndarray, parts) -> list[np.ndarray]:
+    """Per part, the mean of `values[row]` over each [low, high) stretch (running sums), as
+    `_part_means` for stretches on different rows of `values`."""
+    total = np.zeros((values.shape[0], values.shape[1] + 1))
+    np.cumsum(values, axis=1, dtype=np.float64, out=total[:, 1:])
+    limit = values.shape[1]
+    means = []
+    for low, high in parts:
+        low, high = np.clip(low, 0, limit), np.clip(high, 0, limit)
+        means.append((total[rows, high] - total[rows, low]) / np.maximum(high - low, 1))
+    return means
+
+
+def _outer_parts(across, width: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """The OUTER_THIRDS of each stretch between crossings as pixel ranges, and which lie in the frame."""
     starts = np.asarray(across[:-1], dtype=np.float64)
     lengths = np.diff(np.asarray(across, dtype=np.float64))
     parts = [
@@ -336,41 +432,64 @@ def _edges(
         for low, high in OUTER_THIRDS
     ]
     usable = np.all([(high > low) & (low >= 0) & (high <= width) for low, high in parts], axis=0)
-    shape = (len(lines), len(across) - 1)
-    covered, strength, cluttered = np.zeros(shape), np.zeros(shape), np.ones(shape)
-    for index, position in enumerate(lines):
-        if index in virtual:
-            covered[index], strength[index], cluttered[index] = 1.0, np.inf, 0.0
-            continue
-        band = _band(mask, position, tolerance, height)
-        peak = _band(ridge, position, tolerance, height)
-        # A quarter of the way into a cell a grid leaves the picture clear (halfway would cross the
-        # caps of round dots, which look like short lines); one side of an edge is a board cell.
-        clutter = np.minimum(
-            _band(mask, position - step / 4, tolerance, height),
-            _band(mask, position + step / 4, tolerance, height),
-        )
-        covered[index] = np.where(usable, np.minimum(*_part_means(band, parts)), 0.0)
-        strength[index] = np.where(usable, np.minimum(*_part_means(peak, parts)), 0.0)
-        cluttered[index] = np.where(usable, np.add(*_part_means(clutter, parts)) / 2, 1.0)
+    return parts, usable
+
+
+def _edges(
+    mask: np.ndarray, ridge: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], virtual
+) -> _EdgeEvidence:
+    """The evidence for each stretch of each line between its crossings with the lines across.
+
+    mask, ridge : (H, W) ndarrays with the lines running along axis 1.
+    """
+    width = mask.shape[1]
+    step = (lines[-1] - lines[0]) / (len(lines) - 1)
+    tolerance = max(2, round(0.06 * step))
+    parts, usable = _outer_parts(across, width)
+    # Only the columns the stretches cover are looked at (a board is a part of the frame).
+    low = int(np.clip(min(part[0].min() for part in parts), 0, width))
+    high = int(np.clip(max(part[1].max() for part in parts), low, width))
+    mask, ridge = mask[:, low:high], ridge[:, low:high]
+    parts = [(start - low, stop - low) for start, stop in parts]
+    positions = np.asarray(lines, dtype=np.float64)
+    # Every line at once: per column, the most within `tolerance` rows of the line (any line pixel,
+    # for the mask) ...
+    band = _bands(mask, positions, tolerance)
+    peak = _bands(ridge, positions, tolerance)
+    # ... and a quarter of the way into a cell either side, where a grid leaves the picture clear
+    # (halfway would cross the caps of round dots, which look like short lines); one side of an
+    # edge is a board cell.
+    clutter = np.minimum(
+        _bands(mask, positions - step / 4, tolerance), _bands(mask, positions + step / 4, tolerance)
+    )
+    covered = np.where(usable, np.minimum(*_part_means(band, parts)), 0.0)
+    strength = np.where(usable, np.minimum(*_part_means(peak, parts)), 0.0)
+    cluttered = np.where(usable, np.add(*_part_means(clutter, parts)) / 2, 1.0)
+    taken = list(virtual)
+    covered[taken], strength[taken], cluttered[taken] = 1.0, np.inf, 0.0
     return _EdgeEvidence(covered, strength, cluttered)
 
 
 def _part_means(values: np.ndarray, parts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
-    """The mean of `values` over each [low, high) stretch, for every edge at once (running sums)."""
-    total = np.concatenate(([0.0], np.cumsum(values, dtype=np.float64)))
-    limit = len(values)
+    """The mean of `values` over each [low, high) stretch, for every edge at once (running sums); of
+    each row's values when `values` has rows."""
+    total = np.zeros((*values.shape[:-1], values.shape[-1] + 1))
+    np.cumsum(values, axis=-1, dtype=np.float64, out=total[..., 1:])
+    limit = values.shape[-1]
     means = []
     for low, high in parts:
         low, high = np.clip(low, 0, limit), np.clip(high, 0, limit)
-        means.append((total[high] - total[low]) / np.maximum(high - low, 1))
+        means.append((total[..., high] - total[..., low]) / np.maximum(high - low, 1))
     return means
 
 
-def _band(image: np.ndarray, position: float, tolerance: int, height: int) -> np.ndarray:
-    """Per column, the largest value within `tolerance` rows of `position` (any line pixel, for masks)."""
-    low = max(0, round(position) - tolerance)
-    high = min(height, round(position) + tolerance + 1)
-    if high <= low:
-        return np.zeros(image.shape[1], dtype=image.dtype)
-    return image[low:high].max(axis=0)
+def _bands(image: np.ndarray, positions: np.ndarray, tolerance: int) -> np.ndarray:
+    """(len(positions), W): per position, per column, the largest value within `tolerance` rows of it
+    (rows past the frame left out; zeros for a position whose rows all are)."""
+    height = image.shape[0]
+    rows = np.rint(positions).astype(int)[:, None] + np.arange(-tolerance, tolerance + 1)
+    inside = (rows >= 0) & (rows < height)
+    # A row past the frame is replaced by the nearest inside: a repeat changes no maximum.
+    result = image[np.clip(rows, 0, height - 1)].max(axis=1)
+    result[~inside.any(axis=1)] = 0
+    return result

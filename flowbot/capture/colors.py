@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -92,8 +93,8 @@ def _runs_through(frame: np.ndarray, geometry: Geometry, dot: Dot) -> bool:
         box = frame[rows, max(0, px - reach) : min(width, px + reach + 1)]
         if box.size == 0:
             return float("inf")
-        lab = _lab(box.reshape(-1, 3).mean(axis=0).round().astype(np.uint8)[None, :])[0]
-        return float(np.linalg.norm(lab - colour))
+        blue, green, red = (int(value) for value in box.reshape(-1, 3).mean(axis=0).round())
+        return float(np.linalg.norm(np.subtract(_lab_of(blue, green, red), colour)))
 
     inner, outer = SIDE_OFFSETS
     for along, across in (((1, 0), (0, 1)), ((0, 1), (1, 0))):
@@ -328,6 +329,13 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     """CIE Lab (L 0-100) of BGR uint8 colours of any shape (..., 3)."""
     flat = (bgr.reshape(1, -1, 3).astype(np.float32)) / 255.0
     return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape((*bgr.shape[:-1], 3))
+
+
+@lru_cache(maxsize=4096)
+def _lab_of(blue: int, green: int, red: int) -> tuple[float, float, float]:
+    """CIE Lab of one BGR colour, remembered: a dot's sides are sampled many times a read, and one
+    conversion costs more than the rest of a sample."""
+    return tuple(float(value) for value in _lab(np.array([blue, green, red], dtype=np.uint8)))
 
 
 def _distance(first: Dot, second: Dot) -> float:

@@ -16,6 +16,11 @@ from flowbot.model import EMPTY, WALL, Geometry, Puzzle, Source
 
 # Labels by first appearance, as in the truth files and `flowbot solve --json`.
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+# Around an earlier board, this share of its larger side is read on each side: room for the next
+# level's board to be a little larger or elsewhere, and for the rows the reader looks at beyond it.
+NEAR_MARGIN = 0.25
+# A part narrower or shorter than this (pixels) holds no board worth reading.
+MIN_NEAR = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,16 +32,60 @@ class Reading:
     seen_rgb: tuple[tuple[int, int, int], ...]
 
 
-def read_puzzle(frame: np.ndarray, source: Source | None = None) -> Reading:
+def read_puzzle(frame: np.ndarray, source: Source | None = None, near: Geometry | None = None) -> Reading:
     """Read the board on a frame; raise CaptureError when no board is there or the reading cannot be right.
+
+    `near`: where a board was on an earlier frame of the same screen (the last level's reading's
+    geometry). The part of the frame around it is read first, as the whole frame would be read; the
+    whole frame is read when no board lies well inside that part (the board moved or grew).
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise CaptureError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
+    if near is not None:
+        reading = _read_near(frame, near, source)
+        if reading is not None:
+            return reading
+    return _read_boards(frame, source)
+
+
+def _read_near(frame: np.ndarray, near: Geometry, source: Source | None) -> Reading | None:
+    """The reading of the part of the frame around `near`, in the frame's pixels, or None when no
+    board reads there clear of the part's edges (unless they are the frame's own)."""
+    height, width = frame.shape[:2]
+    left, top, right, bottom = near.bounds
+    margin = NEAR_MARGIN * max(right - left, bottom - top)
+    x0, y0 = max(0, int(left - margin)), max(0, int(top - margin))
+    x1, y1 = min(width, int(right + margin) + 1), min(height, int(bottom + margin) + 1)
+    if x1 - x0 < MIN_NEAR or y1 - y0 < MIN_NEAR:
+        return None
+    try:
+        reading = _read_boards(frame[y0:y1, x0:x1], source, scale=(height, width))
+    except CaptureError:
+        return None
+    geometry = reading.geometry
+    # A board cut by the part's edge would read as a smaller board: the whole board lies at least a
+    # cell inside each edge that is not the frame's.
+    room = geometry.cell_size
+    found_left, found_top, found_right, found_bottom = geometry.bounds
+    clear = (
+        (x0 == 0 or found_left >= room)
+        and (y0 == 0 or found_top >= room)
+        and (x1 == width or found_right <= x1 - x0 - room)
+        and (y1 == height or found_bottom <= y1 - y0 - room)
+    )
+    if not clear:
+        return None
+    return Reading(reading.puzzle, geometry.shifted(x0, y0), reading.seen_rgb)
+
+
+def _read_boards(frame: np.ndarray, source: Source | None, scale: tuple[int, int] | None = None) -> Reading:
+    """The first board candidate of the frame whose dots pair up; CaptureError if none (`scale`: the
+    whole frame's height and width when `frame` is a part of it)."""
     failures: list[str] = []
     misread: CaptureError | None = None
-    for board in board_candidates(frame, failures):
+    for board in board_candidates(frame, failures, scale):
         # A dot sits in a cell: a place inside the board holding one is never a hole, however faint
         # the lines around it (small cells, a glow behind them).
         dots = find_dots(frame, board.geometry, frozenset())

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         from flowbot.errors import UsageError
 
         raise UsageError("--rules is for --numbermatch")
-    from flowbot.live.run import run_auto_clear
+    from flowbot.modes.auto_clear_run import run_auto_clear
 
     profile, settings, region = game_settings(args)
     return run_auto_clear(

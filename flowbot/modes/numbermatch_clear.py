@@ -25,6 +25,7 @@ from flowbot.act.guard import Windows
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
+from flowbot.live.rounds import play_rounds
 from flowbot.modes.numbermatch_guard import BoardChangedError, NumberMatchGuard
 from flowbot.numbermatch import evidence
 from flowbot.numbermatch.board import Move, apply_move, find_pairs
@@ -197,18 +198,12 @@ class NumberMatchClear:
     # --- the run -------------------------------------------------------------------------------------
 
     def run(self) -> ClearReport:
-        """Clear boards until `count` are cleared (or for ever); a stop is kept in the report."""
+        """Clear boards until `count` are cleared (or for ever), through the one driver every live
+        game runs on; a stop is kept in the report."""
         report = ClearReport(count=self.count)
         with stop_signals() as watch:
             try:
-                while self.count is None or report.cleared < self.count:
-                    if watch.error() is not None:
-                        raise watch.error()  # type: ignore[misc]
-                    if report.boards and not self.next_board_shows():
-                        break  # no next board came: done (short of a --count, said below)
-                    board = BoardRun()
-                    report.boards.append(board)
-                    self.play_board(board, watch)
+                play_rounds(_Boards(self, report, watch), self.count)
             except StopRun as stop:
                 report.stopped, report.halt = str(stop), stop
             except FlowbotError as error:
@@ -834,6 +829,35 @@ class NumberMatchClear:
         self.guard.arm(frame, view.reading)
         if hasattr(self.pointer, "guard"):
             self.pointer.guard = self.guard  # type: ignore[attr-defined] - its cheap look runs mid-drag too
+
+
+@dataclass
+class _Boards:
+    """Number Match's boards as the rounds of a live run (flowbot.live.rounds), kept in `report`: a
+    board is read when it is played, and the next one is the game's once it shows whole."""
+
+    bot: NumberMatchClear
+    report: ClearReport
+    watch: object  # the stop signals' watch (act.pointer.stop_signals)
+
+    def first(self) -> BoardRun:
+        """The board on screen at the start, read when played (NoBoardError when none reads)."""
+        return BoardRun()
+
+    def check_stop(self) -> None:
+        """Raise the stop a signal asked for since the last look."""
+        if self.watch.error() is not None:
+            raise self.watch.error()  # type: ignore[misc]
+
+    def play(self, number: int, board: BoardRun) -> None:
+        """Play one board until it is cleared (the screen shows it empty)."""
+        self.report.boards.append(board)
+        self.bot.play_board(board, self.watch)
+
+    def following(self, board: BoardRun) -> BoardRun | None:
+        """The next board once it shows whole; None when none comes (a game that ends on a won screen)."""
+        self.check_stop()
+        return BoardRun() if self.bot.next_board_shows() else None
 
 
 def _board_y(view: View) -> float:

@@ -21,8 +21,9 @@ from flowbot.formats import (
     puzzle_json_text,
     read_input_bytes,
 )
+from flowbot.live.loop import LiveLoop
+from flowbot.live.report import AutoClearError, Report
 from flowbot.model import Source
-from flowbot.modes.auto_clear import AutoClear, AutoClearError, Report
 from flowbot.profiles import check_name
 from flowbot.progress import Progress
 
@@ -206,7 +207,7 @@ def run_scrape(
 
 
 def scrape(
-    loop: AutoClear, folder: PackFolder, count: int | None, keep_images: bool, progress: Progress
+    loop: LiveLoop, folder: PackFolder, count: int | None, keep_images: bool, progress: Progress
 ) -> ScrapeSummary:
     """Save level after level until `count`, the end of the pack, a level that comes back, or a failure."""
     summary = ScrapeSummary(folder.path)
@@ -239,7 +240,7 @@ def scrape(
             if count is not None and len(summary.saved) >= count:
                 break
             if loop.advance != "arrow":
-                loop.play_level(folder.next_number, sighting, report)
+                loop.play(folder.next_number, sighting, report)
             sighting = loop.next_level(sighting)
     except AutoClearError as error:
         summary.failed += 1

@@ -1,5 +1,5 @@
-"""Auto-clear and scrape on Flow's sister games (Bridges, Hexes, Warps, walls): the live loop of
-`auto_clear` with their reader, strokes planned over the cell centres read, and the game's own word
+"""Auto-clear and scrape on Flow's sister games (Bridges, Hexes, Warps, walls): the live loop
+(flowbot.live.loop) with their reader, strokes planned over the cell centres read, and the game's own word
 (its dialog, a new level, a win message) as the verdict.
 
 The screenshot reader (`flowbot.capture.variants.read_variant`) gives plain data: the kind of board, its
@@ -21,17 +21,10 @@ from flowbot.capture.ocr import read_words
 from flowbot.capture.screen import Region, Screen
 from flowbot.cellmap import CentreMap
 from flowbot.errors import CaptureError, PuzzleError
+from flowbot.live.loop import MISREAD_LOOKS, POLL, LiveLoop
+from flowbot.live.report import AutoClearError, LevelResult, Report, Timing
+from flowbot.live.scene import Scene
 from flowbot.model import Puzzle, Solution, Source
-from flowbot.modes.auto_clear import (
-    MISREAD_LOOKS,
-    POLL,
-    AutoClear,
-    AutoClearError,
-    LevelResult,
-    Report,
-    Sighting,
-    Timing,
-)
 from flowbot.solve.sat import solve
 
 log = logging.getLogger(__name__)
@@ -86,7 +79,7 @@ def sister_on_screen(screen: Screen, region: Region | None) -> bool:
     return reading.puzzle.is_graph
 
 
-class VariantClear(AutoClear):
+class VariantClear(LiveLoop):
     """The live loop for sister games: reads with their reader, draws over the centres read, and takes
     the game's dialog, a new level or a win message as the verdict (cell colours are not compared)."""
 
@@ -94,14 +87,19 @@ class VariantClear(AutoClear):
         """A board of any kind, read from a frame."""
         return read_sister(pixels)
 
-    def play_level(self, number: int, sighting: Sighting, report: Report) -> LevelResult:
+    def solvable(self, puzzle: Puzzle) -> bool:
+        """True when the board read has a solution (found within two seconds)."""
+        return solve(puzzle, timeout=2).solution is not None
+
+    def play_level(self, number: int, scene: Scene, report: Report) -> LevelResult:
         """Solve, draw and verify one level (drawn once more if the game did not take it)."""
         started = time.perf_counter()
-        sighting, solution = self._solved(number, sighting, report)
+        scene, solution = self._solved(number, scene, report)
         solve_ms = (time.perf_counter() - started) * 1000
-        puzzle = sighting.reading.puzzle
-        geometry = sighting.geometry
-        self._fence(geometry, sighting.frame, puzzle)
+        puzzle = scene.reading.puzzle
+        geometry = scene.geometry
+        self.fence(geometry, scene.frame, puzzle)
+        self.begin_drawing(scene)
         settings = self.settings
         started = time.perf_counter()
         strokes = plan_strokes(solution, geometry, settings)
@@ -114,65 +112,57 @@ class VariantClear(AutoClear):
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
-            timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
+            timing = Timing(scene.capture_ms, scene.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
             if self.dry_run:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
             started = time.perf_counter()
-            won_by = self.taken(sighting)
+            won_by = self.taken(scene)
             verify_ms += (time.perf_counter() - started) * 1000
-            timing = Timing(sighting.capture_ms, sighting.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
+            timing = Timing(scene.capture_ms, scene.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
             if won_by is not None:
                 return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing, won_by)
             log.info("level %d (%s): not taken; drawing it again", number, puzzle.kind)
-        self._save_failure(report, self.screen.grab(self.region), f"level-{number}-not-verified")
+        self.save_failure(report, self.screen.grab(self.region), f"level-{number}-not-verified")
         report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, DRAWS - 1, timing))
         raise AutoClearError(
             f"level {number} ({puzzle.kind} {puzzle.size}) was drawn {DRAWS} times but the game did not "
             "take it (no win dialog, message or new level)"
         )
 
-    def taken(self, sighting: Sighting) -> str | None:
+    def taken(self, scene: Scene) -> str | None:
         """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or
         a new level that was not there when the board was read; win words that were not, at the end
         of it), None when nothing did. A dialog or words already showing before drawing are no win."""
         deadline = time.monotonic() + self.verify_timeout
-        window = self._window(sighting.geometry)
-        self._dialog_seen = False
+        window = self.window_of(scene.geometry)
         while True:
             frame = self.screen.grab(self.region)
-            board = sighting.geometry.shifted(-frame.left, -frame.top)
-            if self._new_dialog(frame, board, window, sighting):
-                self._dialog_seen = True
+            board = scene.geometry.shifted(-frame.left, -frame.top)
+            if self.new_dialog(frame, board, window, scene):
                 return "dialog"
             try:
                 seen = self.read(frame.pixels)
             except CaptureError:
                 seen = None
-            if (
-                seen is not None
-                and seen.puzzle.to_rows() != sighting.rows
-                and solve(seen.puzzle, timeout=2).solution is not None
-            ):
-                self._moved_on = True  # the game went on by itself
-                return "new level"
+            if seen is not None and seen.puzzle.to_rows() != scene.rows and self.solvable(seen.puzzle):
+                return "new level"  # the game went on by itself
             if time.monotonic() > deadline:
                 break
             self.sleep(POLL)
-        if says_won(read_words(self.screen.grab(window).pixels), self._words_before(sighting)):
-            self._dialog_seen = True
+        if says_won(read_words(self.screen.grab(window).pixels), self.words_before(scene)):
             return "message"
         return None
 
-    def _solved(self, number: int, sighting: Sighting, report: Report) -> tuple[Sighting, Solution]:
+    def _solved(self, number: int, scene: Scene, report: Report) -> tuple[Scene, Solution]:
         """Solve the board read, looking again a few times when it has no solution (a misread)."""
         for _ in range(MISREAD_LOOKS + 1):
-            result = solve(sighting.reading.puzzle, timeout=10)
+            result = solve(scene.reading.puzzle, timeout=10)
             if result.solution is not None:
-                return sighting, result.solution
+                return scene, result.solution
             self.sleep(0.3)
-            sighting = self.wait_for_board(None, timeout=1.0) or sighting
-        puzzle = sighting.reading.puzzle
-        self._save_failure(report, sighting.frame, f"level-{number}-misread")
+            scene = self.wait_for_board(None, timeout=1.0) or scene
+        puzzle = scene.reading.puzzle
+        self.save_failure(report, scene.frame, f"level-{number}-misread")
         raise AutoClearError(
             f"level {number}: the {puzzle.kind} board read as {puzzle.size} with {len(puzzle.colors)} "
             f"colours has {result.status} status, so it was most likely misread"
@@ -181,8 +171,10 @@ class VariantClear(AutoClear):
 
 def live_loop(
     screen: Screen, pointer: Pointer, settings: PointerSettings, region: Region | None, *more, **options
-) -> AutoClear:
+) -> LiveLoop:
     """The loop for the game on screen: the sister games' when one of their boards shows, else the
     classic one (AutoClear's arguments)."""
+    from flowbot.modes.auto_clear import AutoClear
+
     kind = VariantClear if sister_on_screen(screen, region) else AutoClear
     return kind(screen, pointer, settings, region, *more, **options)

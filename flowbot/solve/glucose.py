@@ -16,7 +16,7 @@ from itertools import repeat
 
 # The C functions of glucose 4.1 this adapter calls, by their names in `pysolvers`.
 _FUNCTIONS = (
-    "new", "add_cl", "solve_lim", "model", "cbudget", "pbudget", "interrupt", "clearint", "del",
+    "new", "add_cl", "solve_lim", "model", "cbudget", "pbudget", "interrupt", "clearint", "del", "setincr",
 )  # fmt: skip
 
 
@@ -36,7 +36,7 @@ def solver_class():
 class Glucose:
     """One incremental glucose 4.1 solver: clauses, budgets, interruptible calls and the model."""
 
-    def __init__(self, name: str = "glucose4") -> None:
+    def __init__(self, name: str = "glucose4", incr: bool = False) -> None:
         import pysolvers
 
         if name != "glucose4":
@@ -44,6 +44,10 @@ class Glucose:
         self._c = pysolvers
         self._handle = pysolvers.glucose41_new()
         self._status: bool | None = None
+        if incr:
+            # Glucose's mode for many calls under assumptions (pysat's `incr=True`): clause quality
+            # leaves the assumptions' levels out.
+            pysolvers.glucose41_setincr(self._handle)
 
     def append_formula(self, clauses: Iterable[list[int]]) -> None:
         """Add every clause in one pass of C calls (an unsatisfiable formula shows at the next solve)."""
@@ -61,11 +65,14 @@ class Glucose:
         """Stop the next limited call after this many propagations (-1: no limit)."""
         self._c.glucose41_pbudget(self._handle, budget)
 
-    def solve_limited(self, expect_interrupt: bool = False) -> bool | None:
-        """Search within the budgets: True, False, or None when a budget or an interrupt stopped it."""
+    def solve_limited(self, assumptions: Iterable[int] = (), expect_interrupt: bool = False) -> bool | None:
+        """Search within the budgets, with the assumptions true: True, False, or None when a budget or
+        an interrupt stopped it."""
         # pysat's C code handles Ctrl-C itself only for a call made on the main thread.
         on_main = threading.current_thread() is threading.main_thread()
-        self._status = self._c.glucose41_solve_lim(self._handle, [], int(on_main), int(expect_interrupt))
+        self._status = self._c.glucose41_solve_lim(
+            self._handle, list(assumptions), int(on_main), int(expect_interrupt)
+        )
         return self._status
 
     def solve(self) -> bool | None:

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
 from flowbot.errors import FlowbotError
+from flowbot.live.controls import RememberedControl
 from flowbot.live.report import AutoClearError
-from flowbot.modes.auto_clear import RememberedControl
 from flowbot.progress import Progress
 
 log = logging.getLogger(__name__)
