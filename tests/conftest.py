@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from tests.press_watch import PressWatch
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -40,5 +45,112 @@ def no_shared_solvers():
 
 def pytest_configure(config: pytest.Config) -> None:
     """Markers: `realgames` runs flowbot on the third-party games of ../shared/games (select it with
-    `-m realgames`, leave it out with `-m "not realgames"`)."""
+    `-m realgames`, leave it out with `-m "not realgames"`); `presses_by_test`. And the press watch."""
     config.addinivalue_line("markers", "realgames: flowbot plays a real third-party game of ../shared/games")
+    config.addinivalue_line(
+        "markers",
+        "presses_by_test: the test's own code presses on the screen (tests of the game itself): its presses"
+        " are counted, not held to the bot's rules",
+    )
+    config.addinivalue_line(
+        "markers",
+        "game_in_its_own_session: a harness starts a third-party game in a session of its own; every"
+        " window of a process in another session than the test's is the game's",
+    )
+    _watch_presses(config)
+
+
+# --- every press on every display the tests start (tests/press_watch.py) ------------------------------
+
+WATCH = pytest.StashKey["PressWatch"]()
+
+
+def _watch_presses(config: pytest.Config) -> None:
+    """Give every VirtualDisplay started in this process a press recorder, and every game a test starts
+    a press log of its own account (inherited through the environment). FLOWBOT_PRESS_WATCH=0 leaves
+    it out (to measure what it costs)."""
+    if os.environ.get("FLOWBOT_PRESS_WATCH") == "0":
+        return
+    import tempfile
+
+    from flowbot.display import VirtualDisplay
+    from flowbot.game.presslog import ENV
+    from tests.press_watch import PressWatch
+
+    folder = tempfile.TemporaryDirectory(prefix="flowbot-presses-")
+    watch = PressWatch(Path(folder.name) / "game-presses.jsonl")
+    config.stash[WATCH] = watch
+    start, stop, saved = VirtualDisplay.start, VirtualDisplay.stop, os.environ.get(ENV)
+
+    def start_watched(display: VirtualDisplay) -> None:
+        """Start the display, then its recorder."""
+        start(display)
+        watch.started(display.name)
+
+    def stop_watched(display: VirtualDisplay) -> None:
+        """Stop the recorder while its display is still there, then the display."""
+        if display.process is not None:
+            watch.stopping(display.name)
+        stop(display)
+
+    def restore() -> None:
+        """Put the helper and the environment back, and remove the log."""
+        VirtualDisplay.start, VirtualDisplay.stop = start, stop
+        if saved is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = saved
+        folder.cleanup()
+
+    VirtualDisplay.start, VirtualDisplay.stop = start_watched, stop_watched
+    os.environ[ENV] = str(watch.log)
+    config.add_cleanup(restore)
+
+
+@pytest.fixture
+def press_watch(request) -> PressWatch:
+    """The session's press watch (its recorders, the games' press log, the judged tests)."""
+    return request.config.stash[WATCH]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test's presses are those from the start of its setup (a module's display and game start in
+    its first test's setup)..."""
+    if WATCH in item.config.stash:
+        item.config.stash[WATCH].open_span()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """...to the end of its teardown; then the test fails when a press broke the bot's rules."""
+    watch = item.config.stash.get(WATCH, None)
+    if watch is None:
+        return (yield)
+    # Tests of the game press it themselves; the real games' harness judges its runs by its own
+    # definition of the game (tests/real_games.py): their presses are counted only.
+    judged = (
+        item.get_closest_marker("presses_by_test") is None and item.get_closest_marker("realgames") is None
+    )
+    apart = item.get_closest_marker("game_in_its_own_session") is not None
+    try:
+        result = yield
+    except BaseException:
+        watch.close_span(item.nodeid, judged, apart)
+        raise
+    failures = watch.close_span(item.nodeid, judged, apart).failures()
+    if failures:
+        raise AssertionError(
+            f"{len(failures)} press(es) broke the bot's rules (tests/press_watch.py):\n" + "\n".join(failures)
+        )
+    return result
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    """The session's press figures: presses seen, outside the game, skips on unsolved levels, per test."""
+    watch = config.stash.get(WATCH, None)
+    if watch is None or not watch.recordings:
+        return
+    terminalreporter.write_sep("-", "presses on the tests' displays (issue 22)")
+    for line in watch.summary():
+        terminalreporter.write_line(line)

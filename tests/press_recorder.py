@@ -1,6 +1,6 @@
 """Every mouse button press on an X display, seen by the server (XRecord), with the window under it.
 
-    with PressRecorder() as recorder:      # on the display DISPLAY names
+    with PressRecorder() as recorder:      # on the display DISPLAY names (or display=":91")
         ...                                # a bot plays
     for press in recorder.presses: ...
 
@@ -47,6 +47,8 @@ class Press:
     released: float | None = None
     crop: np.ndarray | None = field(default=None, repr=False)  # (h, w, 3) uint8 BGR around the point
     crop_origin: tuple[int, int] = (0, 0)  # the crop's top-left corner on the screen, x, y
+    display: str = ""  # the X display it was made on (window ids repeat from one server to the next)
+    session: int | None = None  # the session id of the window's process (a harness starts a game in one)
     frame: np.ndarray | None = field(default=None, repr=False)  # the whole screen before a click (kept for
     # clicks only: a drag's is let go on release, so that a long run does not hold a frame per line)
 
@@ -65,10 +67,27 @@ class Press:
 
 
 class PressRecorder:
-    """Records every button press on the display DISPLAY names, from start() (or `with`) to stop()."""
+    """Records every button press on the display DISPLAY names, from start() (or `with`) to stop().
 
-    def __init__(self, frames_per_second: float = 5.0) -> None:
+    `crops=False` keeps no screen around the presses (no labels to read) and grabs no frames: only
+    the windows, which is all a check of where presses land needs, at a fraction of the cost.
+    `travel=False` leaves the pointer's motions unrecorded (every press then reads as a click): a
+    drag's hundreds of motions cost the server and this process more than its press.
+    """
+
+    def __init__(
+        self,
+        frames_per_second: float = 5.0,
+        *,
+        display: str | None = None,
+        crops: bool = True,
+        travel: bool = True,
+    ) -> None:
         self.presses: list[Press] = []
+        self.display = display or os.environ["DISPLAY"]
+        self.crops = crops
+        self.travel = travel
+        self.lost = False  # True once the display went away under the recorder (its server ended)
         self._frame_interval = 1.0 / frames_per_second
         self._frame: np.ndarray | None = None  # the latest whole-screen frame, BGR
         self._windows: list = []  # the latest top_level_windows(), topmost first
@@ -79,6 +98,12 @@ class PressRecorder:
         self._control = None
         self._context = None
         self._error: BaseException | None = None
+        self._ready = threading.Event()  # set by the recording thread once the server records
+
+    @property
+    def running(self) -> bool:
+        """True from start() to stop()."""
+        return bool(self._threads) and not self._stopping.is_set()
 
     def __enter__(self) -> PressRecorder:
         self.start()
@@ -91,9 +116,9 @@ class PressRecorder:
         """Open the recording context and start the recording and frame-sampling threads."""
         from Xlib.ext import record
 
-        self._control = _connect()
+        self._control = _connect(self.display)
         if not self._control.has_extension("RECORD"):
-            raise RuntimeError(f"the X server on {os.environ.get('DISPLAY')} has no RECORD extension")
+            raise RuntimeError(f"the X server on {self.display} has no RECORD extension")
         from Xlib import X
 
         self._context = self._control.record_create_context(
@@ -103,48 +128,58 @@ class PressRecorder:
                 "core_requests": (0, 0), "core_replies": (0, 0),
                 "ext_requests": (0, 0, 0, 0), "ext_replies": (0, 0, 0, 0),
                 "delivered_events": (0, 0),
-                "device_events": (X.ButtonPress, X.MotionNotify),
+                "device_events": (X.ButtonPress, X.MotionNotify if self.travel else X.ButtonRelease),
                 "errors": (0, 0), "client_started": False, "client_died": False,
             }],
         )  # fmt: skip
         self._control.sync()  # the context must exist on the server before another connection enables it
-        ready = threading.Event()
         self._threads = [
-            threading.Thread(target=self._record, args=(ready,), name="press-recorder", daemon=True),
+            threading.Thread(target=self._record, name="press-recorder", daemon=True),
             threading.Thread(target=self._sample_frames, name="press-frames", daemon=True),
         ]
         for thread in self._threads:
             thread.start()
-        ready.wait(5)
-        time.sleep(0.2)  # enable_context is a blocking request: give the server time to take it
+        # The server answers enable_context with a first reply, StartOfData, once it records.
+        self._ready.wait(5)
 
     def stop(self) -> None:
-        """Stop recording; the presses stay in `presses`."""
+        """Stop recording; the presses stay in `presses`. A display that went away first ends the
+        recording too (`lost`), and is not an error: its presses up to then are kept."""
+        from flowbot.display import connection_broken, display_alive
+
         self._stopping.set()
-        if self._control is not None and self._context is not None:
-            self._control.record_disable_context(self._context)
-            self._control.sync()
-        for thread in self._threads:
-            thread.join(5)
-        if self._control is not None and self._context is not None:
-            self._control.record_free_context(self._context)
-            self._control.close()
-        self._control = self._context = None
-        if self._error is not None:
+        # A call on the connection to a server that has gone can hang for ever: ask the socket first.
+        self.lost = self.lost or not display_alive(self.display, timeout=0.5)
+        try:
+            if self._control is not None and self._context is not None and not self.lost:
+                self._control.record_disable_context(self._context)
+                self._control.sync()
+            for thread in self._threads:
+                thread.join(5)
+            if self._control is not None and self._context is not None and not self.lost:
+                self._control.record_free_context(self._context)
+        except Exception as error:
+            if not connection_broken(error):
+                raise
+            self.lost = True
+        finally:
+            if self._control is not None:
+                _close(self._control)
+            self._control = self._context = None
+        if self._error is not None and not (self.lost or connection_broken(self._error)):
             raise RuntimeError(f"the press recorder failed: {self._error}") from self._error
 
-    def _record(self, ready: threading.Event) -> None:
+    def _record(self) -> None:
         """The recording thread: a connection of its own, blocked in enable_context until stop()."""
         try:
-            recording = _connect()
-            self._lookup = _connect()  # window queries, from this thread only
-            ready.set()
+            recording = _connect(self.display)
+            self._lookup = _connect(self.display)  # window queries, from this thread only
             recording.record_enable_context(self._context, self._on_reply)
-            recording.close()
-            self._lookup.close()
+            _close(recording)
+            _close(self._lookup)
         except BaseException as error:  # reported by stop(), in the caller's thread
             self._error = error
-            ready.set()
+            self._ready.set()
 
     def _on_reply(self, reply) -> None:
         """Parse the device events of one intercepted reply."""
@@ -152,6 +187,9 @@ class PressRecorder:
         from Xlib.ext import record
         from Xlib.protocol import rq
 
+        if reply.category == record.StartOfData:
+            self._ready.set()
+            return
         if reply.category != record.FromServer or reply.client_swapped or not reply.data:
             return
         data = reply.data
@@ -182,7 +220,7 @@ class PressRecorder:
                  if left <= x < left + width and up <= y < up + height),
                 (0, (), None),
             )  # fmt: skip
-        press = Press(now, x, y, button, window, wm_class, pid)
+        press = Press(now, x, y, button, window, wm_class, pid, display=self.display, session=_session(pid))
         if frame is not None:
             left, top = max(0, x - CROP_HALF_WIDTH), max(0, y - CROP_HALF_HEIGHT)
             press.crop = frame[top : y + CROP_HALF_HEIGHT, left : x + CROP_HALF_WIDTH].copy()
@@ -192,30 +230,64 @@ class PressRecorder:
         self._held = press
 
     def _sample_frames(self) -> None:
-        """Keep the latest frame of the whole screen and the latest list of windows on it, a few times a
-        second, for the crops of presses and the windows of presses whose window closed at once."""
-        import mss
+        """Keep the latest frame of the whole screen (with crops) and the latest list of windows on it, a
+        few times a second, for the crops of presses and the windows of presses whose window closed at
+        once. Ends quietly when the display goes away."""
+        import contextlib
 
-        windows_display = _connect()
-        with mss.MSS() as grabber:
-            monitor = grabber.monitors[0]
-            while not self._stopping.is_set():
-                shot = np.asarray(grabber.grab(monitor))[:, :, :3]
-                windows = top_level_windows(windows_display)
-                with self._lock:
-                    self._frame, self._windows = shot, windows
-                self._stopping.wait(self._frame_interval)
-        windows_display.close()
+        try:
+            windows_display = _connect(self.display)
+        except Exception:  # the display went before the sampler started: nothing to sample
+            return
+        with contextlib.ExitStack() as stack:
+            grabber = None
+            if self.crops:
+                import mss
+
+                grabber = stack.enter_context(mss.MSS(display=self.display))
+            try:
+                while not self._stopping.is_set():
+                    shot = (
+                        None if grabber is None else np.asarray(grabber.grab(grabber.monitors[0]))[:, :, :3]
+                    )
+                    windows = top_level_windows(windows_display)
+                    with self._lock:
+                        self._frame, self._windows = shot, windows
+                    self._stopping.wait(self._frame_interval)
+            except Exception:  # the server ended (a test that kills it): the presses so far stay
+                self.lost = True
+        _close(windows_display)
 
 
-def _connect():
-    """A python-xlib connection to DISPLAY (quiet about a missing Xauthority file)."""
+def _session(pid: int | None) -> int | None:
+    """The session id of a process, or None (no pid, or the process is gone)."""
+    if pid is None:
+        return None
+    try:
+        return os.getsid(pid)
+    except OSError:
+        return None
+
+
+def _close(connection) -> None:
+    """Close a python-xlib connection; one to a server that has gone (closing flushes) is let go."""
+    from flowbot.display import connection_broken
+
+    try:
+        connection.close()
+    except Exception as error:
+        if not connection_broken(error):
+            raise
+
+
+def _connect(name: str):
+    """A python-xlib connection to the display `name` (quiet about a missing Xauthority file)."""
     from Xlib.display import Display
 
     from flowbot.display import quiet_x_client
 
     with quiet_x_client():
-        return Display(os.environ["DISPLAY"])
+        return Display(name)
 
 
 def window_at(display, x: int, y: int) -> tuple[int, tuple[str, ...], int | None]:

@@ -247,7 +247,11 @@ def test_popup_window_refuses_a_game_that_is_not_on_x11():
 
 # --- in a real window ------------------------------------------------------------------------------
 
-live = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+
+def live(test):
+    """A test of a fault in a real window: it needs Xvfb, and it presses the game itself (skips included)."""
+    needs_xvfb = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+    return pytest.mark.presses_by_test(needs_xvfb(test))
 
 
 @pytest.fixture(scope="module")

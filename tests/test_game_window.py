@@ -24,7 +24,11 @@ from flowbot.game.session import Session
 from flowbot.solve.sat import solve
 from tests.boards import canonical
 
-pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+# The tests press the game themselves (XTest), skip arrows on unsolved levels included.
+pytestmark = [
+    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
+    pytest.mark.presses_by_test,
+]
 
 WINDOW = (540, 960)
 TITLE = "flowbot game under test"

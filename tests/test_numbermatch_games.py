@@ -60,6 +60,7 @@ def test_a_board_is_grown_with_a_pair_of_touching_digits_first() -> None:
     or shutil.which("Xvfb") is None,
     reason="../shared/numbermatch-games, chromium or Xvfb is missing",
 )
+@pytest.mark.game_in_its_own_session  # the harness's `start` (a server and chromium) is the game
 def test_a_light_mobile_game_stage_is_won_as_its_judge_says() -> None:
     """thejas-nm (blank cleared cells, a generated "+" row, "+" refused while a pair is left, rows that
     stay): the bot with its defaults wins stage 1, every state the judge showed read exactly, and

@@ -113,6 +113,7 @@ def xmessage_screen():
             end_process(window)
 
 
+@pytest.mark.presses_by_test  # it presses the bare root and a skip button on purpose
 def test_press_recorder_sees_root_and_window_presses_clicks_and_drags(xmessage_screen):
     """A click on the bare root, a drag in the window and a click on a button: each with the window
     under it, click or drag, and the button's label read from the screen just before the press."""

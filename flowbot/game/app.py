@@ -10,6 +10,8 @@ Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault los
 popup-window, skip-arrows, dialog-closes (see flowbot.game.faults).
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
+With FLOWBOT_GAME_PRESS_LOG naming a file, the game notes its window and each press it takes there
+(what the press hit, on which level, solved or not): the tests' press watch reads it (flowbot.game.presslog).
 """
 
 from __future__ import annotations
@@ -124,10 +126,12 @@ def _play(
     """The frame loop: input (every queued event, or one sample a frame), then a frame drawn and shown."""
     import pygame
 
+    from flowbot.game.presslog import PressLog
     from flowbot.game.view import GameView
 
     shown = False
     popup = None
+    presses = PressLog()
     try:
         try:
             pygame.display.init()
@@ -156,7 +160,14 @@ def _play(
         draw()
         shown = True
         session.restart_clock()
+        presses.opened("flow", pygame.display.get_wm_info())
         print(READY, flush=True)
+
+        def press(x: float, y: float) -> None:
+            """A press of the main button, taken by the view, and noted with the level it landed on."""
+            level, solved = session.level, session.board.complete
+            presses.press(view.pointer_down(x, y), level, solved)
+
         while not stop.requested:
             # Every event in order: a stroke is only right if no motion between two cells is lost.
             for event in pygame.event.get():
@@ -168,7 +179,7 @@ def _play(
                 elif variant.sample_per_frame:
                     continue  # the pointer is read once below, as games that poll it do
                 elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    view.pointer_down(*event.pos)
+                    press(*event.pos)
                 elif event.type == pygame.MOUSEMOTION:
                     view.pointer_move(*event.pos, held=bool(event.buttons[0]))
                 elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -177,13 +188,14 @@ def _play(
                 pressed = pygame.mouse.get_pressed()[0]
                 x, y = pygame.mouse.get_pos()
                 if pressed and not held:
-                    view.pointer_down(x, y)
+                    press(x, y)
                 elif pressed:
                     view.pointer_move(x, y, held=True)
                 elif held:
                     view.pointer_up()
                 held = pressed
             if popup is not None and popup.pressed():
+                presses.press("popup", session.level, session.board.complete)
                 session.next()  # the popup's "Next level"
             if stop.requested:
                 break
@@ -197,6 +209,7 @@ def _play(
             session.leave()
         if popup is not None:
             popup.close()
+        presses.close()
         pygame.quit()
 
 

@@ -31,26 +31,28 @@ class Controls:
         session = self.session
         return self.faults.dialog(session.board, session.dialog() if self.dialog else None)
 
-    def pointer_down(self, x: float, y: float, layout: Layout) -> None:
-        """A press of the main button at a pixel of the window drawn with `layout`."""
+    def pointer_down(self, x: float, y: float, layout: Layout) -> str:
+        """A press of the main button at a pixel of the window drawn with `layout`; returns what it hit:
+        'arrow next' or 'arrow previous', 'dialog', 'button NAME', 'board', or 'nothing' (a closed game,
+        the page, or the board under a dialog)."""
         session = self.session
         self.faults.new_stroke()
         if session.closed:
-            return
+            return "nothing"
         arrow = layout.arrow_at(x, y)
         if arrow is not None:  # the skip arrows work at any time, over a dialog or not
             session.skip(forward=arrow == "next")
-            return
+            return f"arrow {arrow}"
         dialog = self.shown_dialog()
         placed = layout.dialog
         button = None if dialog is None or dialog.button is None or placed is None else placed.button
         if button is not None and button.contains(x, y):
             session.next()
-            return
+            return "dialog"
         action = layout.button_at(x, y)
         if action is not None:
             self.act(action)
-            return
+            return f"button {action}"
         # A dialog covers the board: presses under it do nothing, as in the game; nor do presses
         # on a won board whose message is elsewhere (a popup window, a dialog that closed).
         board = session.board
@@ -59,6 +61,8 @@ class Controls:
             if cell is not None:
                 session.touch()
             session.board.press(cell)
+            return "board" if cell is not None else "nothing"
+        return "nothing"
 
     def pointer_move(self, x: float, y: float, layout: Layout, *, held: bool = True) -> None:
         """The pointer moved to a pixel; with the button held it draws, without it any stroke ends."""

@@ -292,8 +292,10 @@ def _play(game: NumberMatchGame, stop, size: tuple[int, int], fps: int, title: s
     import pygame
 
     from flowbot.game.app import HIDDEN_DRIVERS, READY
+    from flowbot.game.presslog import PressLog
 
     shown = False
+    presses = PressLog()
     try:
         try:
             pygame.display.init()
@@ -311,6 +313,7 @@ def _play(game: NumberMatchGame, stop, size: tuple[int, int], fps: int, title: s
         view.draw(screen)
         pygame.display.flip()
         shown = True
+        presses.opened("numbermatch", pygame.display.get_wm_info())
         print(READY, flush=True)
         while not stop.requested:
             for event in pygame.event.get():
@@ -334,4 +337,5 @@ def _play(game: NumberMatchGame, stop, size: tuple[int, int], fps: int, title: s
     finally:
         if shown:
             game.leave(False)
+        presses.close()
         pygame.quit()

@@ -92,9 +92,9 @@ class GameView:
         dx, dy = self.offset()
         return x - dx, y - dy
 
-    def pointer_down(self, x: float, y: float) -> None:
-        """A press of the main button at a window pixel."""
-        self.controls.pointer_down(*self.local(x, y), self._layout())
+    def pointer_down(self, x: float, y: float) -> str:
+        """A press of the main button at a window pixel; returns what it hit (see Controls.pointer_down)."""
+        return self.controls.pointer_down(*self.local(x, y), self._layout())
 
     def popup(self) -> Dialog | None:
         """What the game's own popup window says now (the popup-window fault's win message), or None."""
