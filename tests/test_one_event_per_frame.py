@@ -1,0 +1,151 @@
+"""A game that takes one input event per frame and flushes the rest (as Allegro's examples do: wait for
+an event, handle it, flush the queue), driven through the real pointer code on a stand-in for pyautogui
+on X: every press and release must reach it alone, and a lost event must cost at most a redraw."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from flowbot.act.plan import PointerSettings
+from flowbot.act.pointer import PyAutoGuiPointer
+from flowbot.act.tuning import LADDER, Tuner, start_tuner
+from flowbot.generate.levels import make_level
+from flowbot.modes.auto_clear import AutoClear
+from tests.test_tuning import game_with
+
+FRAME = 1 / 60
+
+
+@pytest.fixture(scope="module")
+def levels():
+    """Three generated levels of growing size."""
+    return [make_level(side, side, side - 1, random.Random(side)).puzzle for side in (5, 6, 7)]
+
+
+class FlushingGame:
+    """The bundled game behind an event queue read once per frame: the first event queued since the
+    last frame is handled, the rest are flushed. With `loss`, that share of frames finds a timer tick
+    queued ahead of the input (a game starved of CPU on a busy machine), so that all of it is flushed.
+    Time is simulated: it passes only in `sleep` and `grab`."""
+
+    def __init__(self, game, loss: float = 0.0, seed: int = 0) -> None:
+        self.game = game
+        self.bounds = game.bounds
+        self.queue: list[tuple[str, float, float]] = []
+        self.now = self.next_frame = 0.0
+        self.loss, self.random = loss, random.Random(seed)
+        self.taken: list[str] = []  # the kinds of event handled, in order
+
+    def push(self, kind: str, x: float = 0.0, y: float = 0.0) -> None:
+        """An input event arrives in the queue."""
+        self.queue.append((kind, x, y))
+
+    def sleep(self, seconds: float) -> None:
+        """Time passes: each frame handles the first queued event and flushes the rest."""
+        self.now += seconds
+        while self.next_frame <= self.now:
+            self.next_frame += FRAME
+            queued, self.queue = self.queue, []
+            if not queued or self.random.random() < self.loss:
+                continue
+            kind, x, y = queued[0]
+            self.taken.append(kind)
+            if kind == "move":
+                self.game.move(x, y)
+            elif kind == "down":
+                self.game.down()
+            else:
+                self.game.up()
+
+    def grab(self, region=None):
+        """What the screen shows (a look takes a frame)."""
+        self.sleep(FRAME)
+        return self.game.grab(region)
+
+
+class X11Gui:
+    """pyautogui as it drives an X server: moveTo is one motion event; mouseDown and mouseUp first move
+    to where the pointer already is, which the server sends as a motion event before the button's; its
+    platform module holds its connection and the XTest call."""
+
+    PAUSE = MINIMUM_DURATION = 0
+    FAILSAFE = True
+
+    class FailSafeException(Exception):
+        """pyautogui's fail-safe."""
+
+    def __init__(self, game: FlushingGame) -> None:
+        self.game = game
+        self.position = (0.0, 0.0)
+        connection = SimpleNamespace(sync=lambda: None)
+        self.platformModule = SimpleNamespace(_display=connection, fake_input=self._xtest)
+
+    def failSafeCheck(self) -> None:
+        """Never in a corner here."""
+
+    def moveTo(self, x: float, y: float) -> None:
+        """One motion event."""
+        self.position = (x, y)
+        self.game.push("move", x, y)
+
+    def mouseDown(self) -> None:
+        """A motion event where the pointer is, then the press."""
+        self.moveTo(*self.position)
+        self.game.push("down")
+
+    def mouseUp(self) -> None:
+        """A motion event where the pointer is, then the release."""
+        self.moveTo(*self.position)
+        self.game.push("up")
+
+    def _xtest(self, connection, kind: int, detail: int = 0, **where) -> None:
+        """XTest's fake_input: a button's event alone (motion goes through moveTo here)."""
+        from Xlib import X
+
+        assert detail == 1 and kind in (X.ButtonPress, X.ButtonRelease)
+        self.game.push("down" if kind == X.ButtonPress else "up")
+
+
+def flushing(levels, loss: float = 0.0, seed: int = 0) -> tuple[FlushingGame, PyAutoGuiPointer]:
+    """The bundled game (filling no jumps) behind a flushing queue, and the real pointer on X driving it."""
+    game = FlushingGame(game_with(levels, interpolate=False), loss, seed)
+    return game, PyAutoGuiPointer(game.bounds, X11Gui(game))
+
+
+def loop_on(game: FlushingGame, pointer, count: int, tmp_path) -> AutoClear:
+    """The live loop with the defaults and self-tuning, quick timeouts, on the simulated clock."""
+    loop = AutoClear(game, pointer, PointerSettings(), None, count, artifacts=tmp_path, sleep=game.sleep,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    loop.tuner = start_tuner(PointerSettings())
+    return loop
+
+
+def test_each_press_and_release_reaches_the_game_alone(levels):
+    game, pointer = flushing(levels[:1])
+    pointer.move(10, 10)
+    game.sleep(FRAME)
+    pointer.down()
+    game.sleep(FRAME)
+    pointer.up()
+    game.sleep(FRAME)
+    assert game.taken == ["move", "down", "up"]
+
+
+def test_the_defaults_clear_a_game_that_takes_one_event_per_frame(levels, tmp_path):
+    game, pointer = flushing(levels)
+    report = loop_on(game, pointer, 3, tmp_path).run()
+    assert report.cleared == 3, report.summary()
+    assert len(game.game.results) >= 2 and all(result.solved for result in game.game.results)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_starved_game_losing_a_fifth_of_its_input_is_still_cleared(levels, tmp_path, seed):
+    game, pointer = flushing(levels, loss=0.2, seed=seed)
+    loop = loop_on(game, pointer, 3, tmp_path)
+    loop.tuner = Tuner(start=len(LADDER) - 2)
+    report = loop.run()
+    assert report.cleared == 3, report.summary()
+    assert sum(result.solved for result in game.game.results) >= 2  # the game's verdict
