@@ -19,6 +19,9 @@ WARP_GAP = 1.5
 # far enough past a drag threshold (many games start a drag only once the pointer has moved a few
 # pixels, from the cell under it then), well short of the next cell.
 LEAD_IN = 0.3
+# Pixels off a stroke's first dot of the first of the two moves onto it (when the settings pause
+# between flows): inside the dot's cell on any board.
+APPROACH = 2
 # A tap before a stroke drawn again: held this long, then this long before the press, longer than a
 # double-click's span (so the press is no double-click, which some pages and games read otherwise).
 TAP_HOLD, TAP_GAP = 0.05, 0.6
@@ -178,9 +181,16 @@ def draw_strokes(
             break
         if guard is not None:
             guard.check(*stroke.points[0])
-        pointer.move(*stroke.points[0])
-        # Half the pause between flows on the dot before pressing: a game that learns where the pointer
-        # is from motion events, and drops events queued behind another, must see it there first.
+        x, y = stroke.points[0]
+        if settings.flow_pause > 0:
+            # Onto the dot in two moves, both inside its cell, resting after each: a game that learns
+            # where the pointer is from motion events, and drops events queued behind another, may lose
+            # one; pressed where it still thinks the pointer is (the last flow's end dot), such a game
+            # picks that flow up (and may clear it).
+            pointer.move(x - APPROACH, y - APPROACH)
+            sleep(settings.flow_pause / 2)
+        pointer.move(x, y)
+        # Half the pause between flows on the dot before pressing: such a game must see it there first.
         sleep(settings.flow_pause / 2)
         if stroke.color in tap_first:
             _tap(pointer, sleep)
@@ -192,10 +202,14 @@ def draw_strokes(
                 if index in stroke.lifts:  # through a warp: lift, and press again on the far side
                     sleep(settings.release_pause)
                     pointer.up()
+                    sleep(settings.move_delay)  # each event alone in its frame (see above)
                     if guard is not None:
                         guard.check(*point)
                     pointer.move(*point)
+                    sleep(settings.move_delay)
                     pointer.down()
+                    sleep(settings.move_delay)
+                    continue  # a move to where the pointer is would still be a motion event, after the press
                 pointer.move(*point)
                 sleep(settings.move_delay)
             sleep(settings.release_pause)

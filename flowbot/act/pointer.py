@@ -162,7 +162,7 @@ class PyAutoGuiPointer:
         self._safely(self._gui.failSafeCheck)
         self.held = True  # before the press: if it raises half way, the release still happens
         _held.add(self)
-        self._safely(self._gui.mouseDown)
+        self._safely(self._button, True)
 
     def up(self) -> None:
         """Release the left button, if this pointer pressed it."""
@@ -196,11 +196,29 @@ class PyAutoGuiPointer:
         self._gui.FAILSAFE = False
         try:
             with display_call("releasing the mouse button"):
-                self._gui.mouseUp()
+                self._button(False)
         finally:
             self._gui.FAILSAFE = saved
             self.held = False
             _held.discard(self)
+
+    def _button(self, press: bool) -> None:
+        """Press or release the left button where the pointer is, as that one event alone.
+
+        On X, pyautogui's mouseDown and mouseUp first move the pointer to where it already is, and the
+        server sends that as a motion event just before the button's: a game that takes one input event
+        per frame and drops the rest (Allegro's examples flush their queue after each event) then takes
+        the motion and never sees the press or the release. There the button's event is sent alone,
+        through pyautogui's own connection (so it still comes after the moves made before it)."""
+        x11 = _x11_buttons(self._gui)
+        if x11 is None:
+            (self._gui.mouseDown if press else self._gui.mouseUp)()
+            return
+        connection, fake_input = x11
+        from Xlib import X
+
+        fake_input(connection, X.ButtonPress if press else X.ButtonRelease, 1)
+        connection.sync()
 
     def probe(self, area: Region) -> None:
         """Move to the centre of `area` (screen pixels), check the pointer landed there (a ScaleError
@@ -231,6 +249,17 @@ class PyAutoGuiPointer:
         if _pending:
             self.release()
             raise Interrupted(_pending[0])
+
+
+def _x11_buttons(gui) -> tuple[object, Callable] | None:
+    """pyautogui's X connection and its XTest call when it drives an X server (None elsewhere, or for
+    a stand-in without them): what sends a button's event with no move before it."""
+    platform = getattr(gui, "platformModule", None)
+    connection = getattr(platform, "_display", None)
+    fake_input = getattr(platform, "fake_input", None)
+    if connection is None or not callable(fake_input):
+        return None
+    return connection, fake_input
 
 
 def release_all() -> None:

@@ -38,10 +38,14 @@ def _fast(jumps: bool, pause: float) -> PointerSettings:
 
 # Fastest first. Games that handle every input event take the top rungs (with jumps when they fill a
 # straight drag cell by cell); games that read the pointer once per frame need a frame or two per point;
-# then the safe defaults, for games that read once per frame and fill nothing; last, slower still, for
+# then the safe defaults, for games that read once per frame and fill nothing; then slower still, for
 # such a game starved of frames on a busy machine or losing input events: four moves into each cell, so
 # one lost event no longer loses the cell (at 2 moves a cell a game losing 30% of its motion events left
-# 4 of 8 three-level runs short; at 4, none).
+# 4 of 8 three-level runs short; at 4, none). Last, for a game that takes one event per frame and
+# flushes the rest while starved of CPU (allegro-flowfree on a machine with a load of 8 on 2 cores: 35 ms
+# frames, a fifth of its input events lost, in bursts of up to 5 frames, 200 ms, where every event is
+# lost): each cell's moves spread over longer than such a burst, and longer rests on the dots; each rung
+# is also one more try for a level that loses a press or a release now and then.
 LADDER: tuple[Rung, ...] = (
     Rung("jumps, no pauses", _fast(True, 0.0)),
     Rung("cells, no pauses", _fast(False, 0.0)),
@@ -51,6 +55,13 @@ LADDER: tuple[Rung, ...] = (
     Rung("cells, two frames each", _fast(False, 1.75 * FRAME)),
     Rung("safe defaults", PointerSettings()),
     Rung("slow", PointerSettings(moves_per_cell=4, move_delay=2 * FRAME, release_pause=0.1, flow_pause=0.1)),
+    Rung(
+        "slow, bursts",
+        PointerSettings(moves_per_cell=4, move_delay=3 * FRAME, release_pause=0.25, flow_pause=0.3),
+    ),
+    Rung(
+        "slowest", PointerSettings(moves_per_cell=6, move_delay=3 * FRAME, release_pause=0.3, flow_pause=0.4)
+    ),
 )
 # Levels in a row that must verify before a faster rung that worked earlier in the run is tried again
 # (a busy moment may have made it drop a cell); doubled each time such a try fails.
