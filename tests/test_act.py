@@ -74,6 +74,25 @@ def test_replay_presses_moves_and_releases_per_flow():
     assert pauses and min(pauses) >= 0
 
 
+def test_the_fast_rungs_go_onto_each_dot_in_one_move_and_rest_no_more_than_they_must():
+    # The two-move approach is for games that drop events; a Time Trial played on a fast rung paid
+    # its rest on every flow (9x9: 1.33 -> 1.41 s a level drawing).
+    from flowbot.act.tuning import LADDER
+
+    for rung in LADDER:
+        pointer = RecordingPointer()
+        pauses: list[float] = []
+        strokes = plan_strokes(solution(), GEOMETRY, rung.settings)
+        draw_strokes(pointer, strokes, rung.settings, sleep=pauses.append)
+        kinds = [kind for kind, _, _ in pointer.events]
+        approach = rung.settings.settle and rung.settings.flow_pause > 0
+        onto_the_dot = ["move", "move", "down"] if approach else ["move", "down"]
+        assert kinds[: len(onto_the_dot)] == onto_the_dot, rung.name
+        moves = sum(len(stroke.points) for stroke in strokes)
+        rests = moves + 3 * len(strokes) + (len(strokes) if approach else 0)
+        assert len(pauses) == rests, rung.name
+
+
 def test_replay_stops_between_strokes_and_never_leaves_the_button_down():
     pointer = RecordingPointer()
     strokes = plan_strokes(solution(), GEOMETRY, PointerSettings())
