@@ -24,13 +24,14 @@ class Rung:
 
 
 def _fast(jumps: bool, pause: float) -> PointerSettings:
-    """One point per cell or turn, `pause` after each move, before releasing (the last point is held
-    twice as long) and between flows, no settle nudge."""
+    """One point per cell or turn, `pause` after each move and between flows, no settle nudge. No
+    rest before releasing: the rest after the last move already holds the last point for a frame,
+    and a game that reads the pointer once a frame takes a release where the last frame saw it."""
     return PointerSettings(
         moves_per_cell=1,
         corners_only=jumps,
         move_delay=pause,
-        release_pause=pause,
+        release_pause=0.0,
         flow_pause=pause,
         settle=False,
     )
