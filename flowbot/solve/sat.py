@@ -340,22 +340,10 @@ class _Encoding(_Readback):
         """A path turning at a cell forces the free cell inside the turn to turn the same way."""
         add = self.clauses.append
         owner = self.owner
-        # Cells by position on a grid with a border two cells wide, so every step stays inside it:
-        # list lookups instead of dict lookups of (row, col) tuples, the hot part of this loop.
-        pad = self.puzzle.cols + 4
-        size = (self.puzzle.rows + 4) * pad
-        free = [False] * size
-        position = [(row + 2) * pad + col + 2 for row, col in self.cells]
+        pad, position, right, down = _edge_grid(self.puzzle.rows, self.puzzle.cols, self.cells, self.edges)
+        free = [False] * len(right)
         for u, p in enumerate(position):
             free[p] = owner[u] is None
-        # right[p]: the edge from p to p + 1; down[p]: from p to p + pad (0: no edge).
-        right, down = [0] * size, [0] * size
-        for e, (i, j) in enumerate(self.edges, start=1):
-            p = position[i]
-            if position[j] == p + 1:
-                right[p] = e
-            else:
-                down[p] = e
         for u, p in enumerate(position):
             if owner[u] is not None:
                 continue
@@ -473,19 +461,10 @@ class _Shape:
         """_Encoding._corners on every puzzle: the inside cell of a turn turns the same way, unless it
         is an endpoint (a turning cell is never one: it has two path neighbours)."""
         add = self.clauses.append
-        pad = self.cols + 4
-        size = (self.rows + 4) * pad
-        at = [-1] * size
-        position = [(row + 2) * pad + col + 2 for row, col in self.cells]
+        pad, position, right, down = _edge_grid(self.rows, self.cols, self.cells, self.edges)
+        at = [-1] * len(right)
         for u, p in enumerate(position):
             at[p] = u
-        right, down = [0] * size, [0] * size
-        for e, (i, j) in enumerate(self.edges, start=1):
-            p = position[i]
-            if position[j] == p + 1:
-                right[p] = e
-            else:
-                down[p] = e
         for p in position:
             for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
                 d = p + dr * pad + dc
@@ -1028,3 +1007,21 @@ class _SatCall:
                 self.done.wait(_WAKE_SECONDS)
             except KeyboardInterrupt:  # pressed again: keep waiting, the solver stops within moments
                 self.solver.interrupt()
+
+
+def _edge_grid(rows: int, cols: int, cells, edges) -> tuple[int, list[int], list[int], list[int]]:
+    """Cells by position on a grid with a border two cells wide (so every step stays inside it: list
+    lookups instead of dict lookups of (row, col) tuples, in the hot loops of the corner clauses):
+    the row length, each cell's position, and right[p] / down[p], the edge (numbered from 1) from p to
+    p + 1 / p + pad (0: none)."""
+    pad = cols + 4
+    size = (rows + 4) * pad
+    position = [(row + 2) * pad + col + 2 for row, col in cells]
+    right, down = [0] * size, [0] * size
+    for e, (i, j) in enumerate(edges, start=1):
+        p = position[i]
+        if position[j] == p + 1:
+            right[p] = e
+        else:
+            down[p] = e
+    return pad, position, right, down
