@@ -99,6 +99,7 @@ class PressRecorder:
         self._context = None
         self._error: BaseException | None = None
         self._ready = threading.Event()  # set by the recording thread once the server records
+        self._sampled = threading.Event()  # set by the sampler once the first frame and windows are kept
 
     @property
     def running(self) -> bool:
@@ -139,8 +140,10 @@ class PressRecorder:
         ]
         for thread in self._threads:
             thread.start()
-        # The server answers enable_context with a first reply, StartOfData, once it records.
+        # The server answers enable_context with a first reply, StartOfData, once it records; and a
+        # press right after start needs the first frame for its crop (its label) and the windows.
         self._ready.wait(5)
+        self._sampled.wait(5)
 
     def stop(self) -> None:
         """Stop recording; the presses stay in `presses`. A display that went away first ends the
@@ -238,6 +241,7 @@ class PressRecorder:
         try:
             windows_display = _connect(self.display)
         except Exception:  # the display went before the sampler started: nothing to sample
+            self._sampled.set()
             return
         with contextlib.ExitStack() as stack:
             grabber = None
@@ -253,9 +257,11 @@ class PressRecorder:
                     windows = top_level_windows(windows_display)
                     with self._lock:
                         self._frame, self._windows = shot, windows
+                    self._sampled.set()
                     self._stopping.wait(self._frame_interval)
             except Exception:  # the server ended (a test that kills it): the presses so far stay
                 self.lost = True
+        self._sampled.set()  # a start() waiting for a first sample that never came goes on
         _close(windows_display)
 
 
