@@ -75,10 +75,6 @@ class AutoClear(LiveLoop):
         self._near = reading.geometry
         return reading
 
-    def solvable(self, puzzle: Puzzle) -> bool:
-        """True when the board read has a solution (found within two seconds)."""
-        return solve(puzzle, timeout=2).solution is not None
-
     def warm_up(self) -> None:
         """Read and solve a tiny drawn board once, so the first level is not charged for library
         start-up."""
@@ -326,7 +322,7 @@ class AutoClear(LiveLoop):
         window = self.window_of(scene.geometry)
         looked_for_words = not words
         looked_for_controls = False
-        dots = [cell for pair in scene.reading.puzzle.endpoints for cell in pair]
+        dots = scene.dots
         undrawn = self._undrawn or (scene.frame.pixels, scene.reading.geometry)
         while True:
             frame = self.screen.grab(self.region)
@@ -353,7 +349,7 @@ class AutoClear(LiveLoop):
             if seen is not None and seen.puzzle.to_rows() != rows:
                 # Another board read: a new level only where the level's dots no longer show (else it
                 # is this level misread, half drawn or under something) and it has a solution.
-                if not in_place and solve(seen.puzzle, timeout=2).solution is not None:
+                if not in_place and self.solvable(seen.puzzle):
                     return Evidence("new level")
             elif seen is not None and seen.geometry != old:
                 # ...or wherever the board is now (a win banner may have pushed it down).
@@ -399,7 +395,7 @@ class AutoClear(LiveLoop):
         there), and the frame looked at."""
         frame = self.screen.grab(self.region)
         old = scene.geometry.shifted(-frame.left, -frame.top)
-        dots = [cell for pair in scene.reading.puzzle.endpoints for cell in pair]
+        dots = scene.dots
         return same_level_showing(centre_colours(frame.pixels, old), before, dots), frame
 
 
