@@ -165,3 +165,36 @@ def test_the_collector_makes_no_pass_while_the_command_line_loads(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.rpartition("\nPASSES ")[2].split() == ["0"]
+
+
+def test_inspect_is_imported_only_when_something_reads_it(tmp_path):
+    # dataclasses imports inspect (with ast, dis and tokenize) only to write missing docstrings: a
+    # text solve never reads it, so the program puts it off. Whoever reads it later gets all of it.
+    puzzle = tmp_path / "level.txt"
+    puzzle.write_text("AB\nAB\n")
+    code = (
+        "import sys\n"
+        f"sys.argv = ['flowbot', 'solve', {str(puzzle)!r}]\n"
+        "from flowbot.__main__ import entry\n"
+        "code = entry()\n"
+        "heavy = sorted(name for name in ('ast', 'dis', 'tokenize') if name in sys.modules)\n"
+        "import dataclasses\n"
+        "from inspect import signature\n"
+        "import inspect\n"
+        "assert str(signature(divmod)) == '(x, y, /)'\n"
+        "assert dataclasses.inspect.getsource is inspect.getsource\n"
+        "assert sys.modules['inspect'] is inspect and 'ast' in sys.modules\n"
+        "sys.stderr.write(f'\\nHEAVY {heavy}\\n')\n"
+        "sys.exit(code)\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.rpartition("\nHEAVY ")[2].strip() == "[]"
