@@ -193,7 +193,10 @@ class AutoClear(LiveLoop):
                 untouched = set()
             if len(broken) <= was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
-            was_broken = len(broken)
+            # A look that found every flow joined but unconfirmed has the last flow drawn again: that
+            # try is measured against one flow broken, so that losing the redraw too (a game starved
+            # of CPU loses input in bursts) still earns the next try.
+            was_broken = 1 if evidence.unconfirmed else len(broken)
             # Each flow drawn again from the dot it was not started from: a game may pick a half-drawn
             # pipe up at the dot it was started from, so that a drag from there pulls the pipe back off
             # it, while a press on the other dot starts the flow afresh in every game.
