@@ -127,8 +127,9 @@ def test_loops_are_found_in_a_model():
     for var, (i, j) in enumerate(encoding.edges, start=1):
         pair = (encoding.cells[i], encoding.cells[j])
         model.append(var if pair in on or pair[::-1] in on else -var)
-    paths, cycles = encoding.paths_and_cycles(model)
-    assert paths == [[(0, 0), (0, 1), (0, 2)]]
+    paths, cycles, touching = encoding.read(model)
+    assert paths == [((0, 0), (0, 1), (0, 2))]
+    assert touching == []  # relaxed rules: no side-by-side pair is banned
     assert len(cycles) == 1 and len(cycles[0]) == 6
 
 
@@ -142,13 +143,38 @@ def test_touching_cuts_ban_side_by_side_cells_of_one_colour():
     for var, (i, j) in enumerate(encoding.edges, start=1):
         if frozenset((encoding.cells[i], encoding.cells[j])) in joined:
             model[var - 1] = var
-    cuts = encoding.touching_cuts(model)
+    paths, cycles, cuts = encoding.read(model)
+    assert paths == [tuple(path)] and cycles == []
     banned = set()
     for clause in cuts:
         assert all(model[abs(lit) - 1] == -lit for lit in clause)  # the model breaks every cut
         i, j = encoding.edges[clause[0] - 1]
         banned.add(frozenset((encoding.cells[i], encoding.cells[j])))
     assert banned == {frozenset({(0, 1), (1, 1)}), frozenset({(1, 1), (1, 2)})}
+
+
+@pytest.mark.parametrize(("loop_code", "banned_pairs"), [(0, 4), (1, 2)])
+def test_a_loop_beside_a_path_of_its_code_is_cut_and_its_touching_banned(loop_code, banned_pairs):
+    # A runs along the top row; the two rows below close into a loop whose cells' bits spell
+    # `loop_code`. The loop runs beside itself across its middle (2 pairs) whatever its code; with
+    # A's code (0) it also touches A's two free cells unjoined.
+    encoding = _Encoding(Puzzle.from_rows(["A..A", "....", "...."]), strict=True, binary=True)
+    ring = [(1, 0), (1, 1), (1, 2), (1, 3), (2, 3), (2, 2), (2, 1), (2, 0)]
+    joined = {frozenset(pair) for pair in pairwise([(0, 0), (0, 1), (0, 2), (0, 3)])}
+    joined |= {frozenset(pair) for pair in zip(ring, ring[1:] + ring[:1], strict=True)}
+    model = [-var for var in range(1, encoding.variables + 1)]
+    for var, (i, j) in enumerate(encoding.edges, start=1):
+        if frozenset((encoding.cells[i], encoding.cells[j])) in joined:
+            model[var - 1] = var
+    for cell in ring:  # one colour bit (one colour): the loop's code is that bit
+        bit = encoding.color_base[encoding.index[cell]]
+        model[bit - 1] = bit if loop_code else -bit
+    paths, cycles, cuts = encoding.read(model)
+    assert paths == [((0, 0), (0, 1), (0, 2), (0, 3))]
+    assert len(cycles) == 1 and len(cycles[0]) == len(ring)
+    assert len(cuts) == banned_pairs
+    for clause in cuts:
+        assert all(model[abs(lit) - 1] == -lit for lit in clause)  # the model breaks every cut
 
 
 @pytest.mark.parametrize("colors", ["binary", "one-hot"])

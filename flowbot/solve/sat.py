@@ -61,27 +61,18 @@ class _Readback:
     `side_by_side` (the (edge, node, node) pairs whose touching is banned lazily).
     """
 
-    def touching_cuts(self, model: list[int]) -> list[list[int]]:
-        """Clauses banning each pair of side-by-side free cells the model gives one colour unjoined."""
-        cuts = []
-        width, base = self.width, self.color_base
-        true = [lit > 0 for lit in model]  # by variable - 1; slices of it compare in C
-        for e, i, j in self.side_by_side:
-            if true[e - 1]:
-                continue
-            bi, bj = base[i] - 1, base[j] - 1
-            if true[bi : bi + width] == true[bj : bj + width]:
-                # The same code on j: these two cells never share this colour unless joined.
-                code_i = model[bi : bi + width]
-                spelled_j = [bj + 1 + b if lit > 0 else -(bj + 1 + b) for b, lit in enumerate(code_i)]
-                cuts.append([e, *(-lit for lit in code_i), *(-lit for lit in spelled_j)])
-        return cuts
+    def read(self, model: list[int]) -> tuple[list[tuple[Cell, ...]], list[list[int]], list[list[int]]]:
+        """The paths of a model; the edge variables of every loop that touches no endpoint; and clauses
+        banning each side-by-side pair the model gives one colour unjoined.
 
-    def paths_and_cycles(self, model: list[int]) -> tuple[list[list[Cell]], list[list[int]]]:
-        """Read the paths from a model, and the edge variables of every loop that touches no endpoint."""
+        One pass gives each node its colour (a path's number, which is the code its bits spell, or a
+        loop's code), so the side-by-side pairs compare two numbers, not two slices of bits.
+        """
+        count, edges = len(self.cells), self.edges
+        edge_on = [lit > 0 for lit in model[: len(edges)]]  # by edge variable - 1
         # Each node has at most two links (the degree clauses): kept in two flat lists, not lists of lists.
-        first, second = [-1] * len(self.cells), [-1] * len(self.cells)
-        for i, j in compress(self.edges, [lit > 0 for lit in model[: len(self.edges)]]):
+        first, second = [-1] * count, [-1] * count
+        for i, j in compress(edges, edge_on):
             if first[i] < 0:
                 first[i] = j
             else:
@@ -90,35 +81,56 @@ class _Readback:
                 first[j] = i
             else:
                 second[j] = i
-        seen = [False] * len(self.cells)
-        paths = []
-        self.node_paths = []
-        index, node_cell = self.index, self.node_cell
-        for start, _end in self.puzzle.endpoints:
-            path = _walk(index[start], first, second, seen)
-            self.node_paths.append(path)
-            paths.append([node_cell[i] for i in path])
-        cycles = []
+        color = [-1] * count  # -1: not reached yet
+        index = self.index
+        self.node_paths = [
+            _walk(index[start], first, second, color, number)
+            for number, (start, _end) in enumerate(self.puzzle.endpoints)
+        ]
+        loops = []
+        side_by_side = self.side_by_side
+        if sum(map(len, self.node_paths)) < count:
+            for start, mark in enumerate(color):
+                if mark < 0:
+                    # A loop's colour is the code its bits spell (only side-by-side pairs compare colours).
+                    code = self._code(model, start) if side_by_side else count + len(loops)
+                    loops.append(_walk(start, first, second, color, code))
+        touching = [
+            self._touching_cut(model, e, i, j)
+            for e, i, j in side_by_side
+            if color[i] == color[j] and not edge_on[e - 1]
+        ]
+        cell_at = self.node_cell.__getitem__
+        paths = [tuple(map(cell_at, path)) for path in self.node_paths]
         edge_var = self.edge_var
-        for start, done in enumerate(seen):
-            if not done:
-                loop = _walk(start, first, second, seen)
-                cycles.append([edge_var[pair] for pair in zip(loop, loop[1:] + loop[:1], strict=True)])
-        return paths, cycles
+        cycles = [[edge_var[pair] for pair in zip(loop, loop[1:] + loop[:1], strict=True)] for loop in loops]
+        return paths, cycles, touching
+
+    def _code(self, model: list[int], node: int) -> int:
+        """The colour code a model's bits spell at a node."""
+        base = self.color_base[node] - 1
+        return sum(1 << b for b, lit in enumerate(model[base : base + self.width]) if lit > 0)
+
+    def _touching_cut(self, model: list[int], e: int, i: int, j: int) -> list[int]:
+        """The clause banning nodes i and j, side by side, from sharing i's code in the model unjoined."""
+        bi, bj = self.color_base[i] - 1, self.color_base[j] - 1
+        code_i = model[bi : bi + self.width]
+        spelled_j = [bj + 1 + b if lit > 0 else -(bj + 1 + b) for b, lit in enumerate(code_i)]
+        return [e, *(-lit for lit in code_i), *(-lit for lit in spelled_j)]
 
 
-def _walk(start: int, first: list[int], second: list[int], seen: list[bool]) -> list[int]:
-    """Follow linked nodes from `start` until the path ends or closes, marking them seen."""
+def _walk(start: int, first: list[int], second: list[int], color: list[int], mark: int) -> list[int]:
+    """Follow linked nodes from `start` until the path ends or closes, giving each the colour `mark`."""
     order = [start]
-    seen[start] = True
+    color[start] = mark
     previous, current = -1, start
     while True:
         step = first[current]
         if step == previous:
             step = second[current]
-        if step < 0 or seen[step]:
+        if step < 0 or color[step] >= 0:
             return order
-        seen[step] = True
+        color[step] = mark
         order.append(step)
         previous, current = current, step
 
@@ -750,7 +762,7 @@ def _answer(
         paths = search.next_solution()
         if paths is None:
             return SolveResult("unsolvable", strict=strict, **search.counts(), **sizes)
-        solution = Solution(puzzle, tuple(tuple(path) for path in paths))
+        solution = Solution(puzzle, tuple(paths))
         is_unique = None
         if unique:
             search.block_last()
@@ -842,20 +854,18 @@ class _Search:
         self.assumptions: list[int] = list(encoding.assumptions)
         self.guard = 0
 
-    def next_solution(self) -> list[list[Cell]] | None:
+    def next_solution(self) -> list[tuple[Cell, ...]] | None:
         """The paths of the next loop-free model, or None when there is none; raises _TimedOut."""
         while True:
             satisfiable = self._run()
             if not satisfiable:
                 return None
-            model = self.solver.get_model()
-            touching = self.encoding.touching_cuts(model)
+            paths, cycles, touching = self.encoding.read(self.solver.get_model())
             if touching:
                 with _interrupts_held():
                     self.solver.append_formula(touching)  # these cells never touch this way again
                 self.touch_cuts += len(touching)
                 continue
-            paths, cycles = self.encoding.paths_and_cycles(model)
             if not cycles:
                 return paths
             for cycle in cycles:
