@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, compress, pairwise
+from operator import mul
 
 from flowbot.errors import SolveError
 from flowbot.lattice import ACROSS, DOWN, axis_of
@@ -433,6 +434,9 @@ class _Shape:
         first_bit = len(self.edges) + count + 1
         self.color_base = [first_bit + i * width for i in range(count)]
         self.variables = first_bit - 1 + count * width
+        # What a puzzle's assumptions are made of: each cell's bit variables, and "not an endpoint".
+        self.bit_vars = [list(range(base, base + width)) for base in self.color_base]
+        self.not_end = [-var for var in self.end_var]
         self.side_by_side = [(e, i, j) for e, (i, j) in enumerate(self.edges, start=1)]
         self.clauses: list[list[int]] = []
         self.clause_count = 0  # set once the clauses are loaded (and the list dropped)
@@ -505,19 +509,20 @@ class _ShapeView(_Readback):
         self.cells = self.node_cell = shape.cells
         self.index, self.edges, self.edge_var = shape.index, shape.edges, shape.edge_var
         self.width, self.color_base, self.side_by_side = shape.width, shape.color_base, shape.side_by_side
-        index, end_var, base, bits = shape.index, shape.end_var, shape.color_base, range(shape.width)
+        index, end_var, bit_vars = shape.index, shape.end_var, shape.bit_vars
         # The endpoints first, then every other cell is no endpoint (measured a little faster).
         assumptions, free = [], [True] * len(shape.cells)
         for color, pair in enumerate(puzzle.endpoints):
+            signs = [1 if (color >> b) & 1 else -1 for b in range(shape.width)]  # the colour's code
             first, second = index[pair[0]], index[pair[1]]
             for i in (first, second):
                 free[i] = False
                 assumptions.append(end_var[i])
-                assumptions.extend(base[i] + b if (color >> b) & 1 else -base[i] - b for b in bits)
+                assumptions.extend(map(mul, bit_vars[i], signs))
             joined = shape.edge_var.get((first, second))
             if joined is not None:
                 assumptions.append(joined)  # one colour's endpoints side by side are joined (strict)
-        assumptions.extend(-var for var, is_free in zip(end_var, free, strict=True) if is_free)
+        assumptions.extend(compress(shape.not_end, free))
         self.assumptions = assumptions
 
 
