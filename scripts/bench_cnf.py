@@ -15,6 +15,13 @@ CNFs (a puzzle's or a shape's), load the time handing them to the SAT solver, se
 solve (SAT calls, reading models back, cuts). The figure shown is the median over --repeat rounds.
 The clock is this process's CPU time by default: on a machine shared with other work it stays steady
 where wall time swings 2-3x.
+
+`--profile N` runs one more round under cProfile after the timed ones and prints the N functions with
+the most time of their own (glucose's search is `pysolvers.glucose41_solve_lim`, loading
+`append_formula`): where the time outside the search goes, function by function. A profiled round runs
+2x slower than an unprofiled one; compare its shares, not its seconds.
+
+    PYTHONPATH=$PWD .venv/bin/python scripts/bench_cnf.py --set janko --repeat 3 --profile 25
 """
 
 from __future__ import annotations
@@ -82,6 +89,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--own-cnf", action="store_true", help="every puzzle its own CNF (no shared shapes)")
+    parser.add_argument("--profile", type=int, metavar="N", help="then profile a round: top N functions")
     args = parser.parse_args()
     puzzles = []
     for path in args.file or corpus_paths(args.set):
@@ -98,6 +106,18 @@ def main() -> None:
         f"{len(puzzles)} puzzles ({'files' if args.file else args.set}, {how}), {rounds[0][1]} clauses loaded"
     )
     print(f"{heading}, {args.clock} median of {args.repeat}: {shares}")
+    if args.profile:
+        profile_round(puzzles, args.own_cnf, args.profile)
+
+
+def profile_round(puzzles: list, own_cnf: bool, top: int) -> None:
+    """One more round of the same solves under cProfile; print the `top` functions by their own time."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.runcall(time_stages, puzzles, time.process_time, own_cnf)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
 if __name__ == "__main__":
