@@ -153,3 +153,44 @@ def test_forgetting_shapes_makes_the_next_solve_a_lone_one(monkeypatch):
     assert not sat._SHAPES._ready
     solve(puzzle, search=False)  # seen for the first time again: its own CNF
     assert len(built) == 1
+
+
+def test_a_batch_that_brings_a_shape_twice_solves_its_first_puzzle_on_the_shape(monkeypatch):
+    rng = random.Random(7)
+    puzzles = [snake_board(rng, 7, 8, max_walls=0) for _ in range(3)]
+    lone = snake_board(rng, 6, 9, max_walls=0)  # a shape the batch brings once
+    expected = {puzzle: own_cnf_answer(puzzle, unique=True) for puzzle in [*puzzles, lone]}
+    built = shapes_built(monkeypatch)
+    own = []
+    original = sat._Encoding.__init__
+
+    def spy(self, puzzle, strict, binary):
+        own.append((puzzle, strict))
+        original(self, puzzle, strict, binary)
+
+    monkeypatch.setattr(sat._Encoding, "__init__", spy)
+    sat.expect([puzzles[0], lone, *puzzles[1:]])
+    for puzzle in [puzzles[0], lone, *puzzles[1:]]:
+        answer = solve(puzzle, unique=True, search=False)
+        want = expected[puzzle]
+        assert (answer.status, answer.strict, answer.unique) == (want.status, want.strict, want.unique)
+        assert check_paths(puzzle, answer.solution.paths) == []
+    assert [(rows, cols) for rows, cols, _width in built] == [(7, 8)]  # built for the first of three
+    # No strict CNF of its own for a puzzle whose shape comes again (the relaxed rules have none).
+    assert [puzzle for puzzle, strict in own if strict] == [lone]
+
+
+def test_flowbot_solve_tells_the_solver_its_batch(monkeypatch, tmp_path):
+    from flowbot.modes.solve_files import load_all, solve_outcomes
+
+    rng = random.Random(11)
+    files = []
+    for number in range(2):  # 7x7: past what the exact search takes, so the SAT solver answers
+        files.append(tmp_path / f"{number}.txt")
+        files[-1].write_text("\n".join(snake_board(rng, 7, 7, max_walls=0).to_rows()) + "\n")
+    built = shapes_built(monkeypatch)
+    seen = []
+    for outcome in solve_outcomes(load_all([str(path) for path in files])):
+        seen.append(len(built))
+        assert outcome.status == "solved"
+    assert seen == [1, 1]  # the shape was built for the first puzzle already

@@ -13,7 +13,7 @@ from flowbot.model import Puzzle
 from flowbot.modes.solve_image import check_overlay_path, is_image_file, write_overlay
 from flowbot.progress import Progress
 from flowbot.render import render_puzzle, render_solution
-from flowbot.solve.sat import SolveResult, solve
+from flowbot.solve.sat import SolveResult, expect, solve
 
 # typing is for the type checker alone: its import is a few percent of a small solve's start-up.
 TYPE_CHECKING = False
@@ -66,6 +66,7 @@ def solve_outcomes(
     loaded: Sequence[Outcome], *, unique: bool = False, timeout: float | None = None
 ) -> Iterator[Outcome]:
     """Solve each loaded puzzle in order; error outcomes pass through unchanged."""
+    expect(outcome.puzzle for outcome in loaded if outcome.puzzle is not None)
     for outcome in loaded:
         if outcome.puzzle is None:
             yield outcome
