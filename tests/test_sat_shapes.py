@@ -175,7 +175,9 @@ def test_a_batch_that_brings_a_shape_twice_solves_its_first_puzzle_on_the_shape(
         want = expected[puzzle]
         assert (answer.status, answer.strict, answer.unique) == (want.status, want.strict, want.unique)
         assert check_paths(puzzle, answer.solution.paths) == []
-    assert [(rows, cols) for rows, cols, _width in built] == [(7, 8)]  # built for the first of three
+    # Built for the first of the three, its codes as wide as their most colours need: none to spare.
+    widest = max((len(puzzle.colors) - 1).bit_length() for puzzle in puzzles)
+    assert built == [(7, 8, widest)]
     # No strict CNF of its own for a puzzle whose shape comes again (the relaxed rules have none).
     assert [puzzle for puzzle, strict in own if strict] == [lone]
 
@@ -194,3 +196,15 @@ def test_flowbot_solve_tells_the_solver_its_batch(monkeypatch, tmp_path):
         seen.append(len(built))
         assert outcome.status == "solved"
     assert seen == [1, 1]  # the shape was built for the first puzzle already
+
+
+def test_a_puzzle_with_more_colours_than_its_batch_told_widens_the_shape(monkeypatch):
+    built = shapes_built(monkeypatch)
+    few = Puzzle.from_rows(["A...A", "B...B", "C...C", "D...D"])  # 4 colours: 2 bits
+    wide = Puzzle.from_rows(["ABCDE", "ABCDE", "FGHIJ", "FGHIJ"])  # 10 colours: 4 bits
+    sat.expect([few, few])
+    for puzzle in (few, few, wide, wide):
+        result = solve(puzzle, search=False)
+        assert result.status == "solved" and result.strict
+        assert check_paths(puzzle, result.solution.paths) == []
+    assert [width for _rows, _cols, width in built] == [2, 5]  # as told, then rebuilt with a bit to spare

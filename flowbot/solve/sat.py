@@ -539,6 +539,7 @@ class _ShapeCache:
         self._lock = threading.Lock()
         self._keep = keep
         self._seen: dict[tuple, int] = {}  # shape key: the widest colour code a puzzle on it needed
+        self._exact: set[tuple] = set()  # shapes whose widest code a batch has told (see expect)
         self._ready: dict[tuple, tuple[_Shape, object]] = {}
 
     def take(self, puzzle: Puzzle) -> tuple[tuple, _Shape | None, object]:
@@ -553,12 +554,14 @@ class _ShapeCache:
                 return key, *ready
             width = self._seen.pop(key, None)
             self._seen[key] = max(need, width or 0)  # the most recently seen last
+            spare = 0 if key in self._exact else 1  # told by a batch: no bit to spare
+            self._exact.discard(key)
             self._forget_oldest()
         if ready is not None:
             _free(ready[1])  # too narrow for this puzzle's colours: built again below
         if width is None:
             return key, None, None
-        shape = _Shape(puzzle, max(need, width) + 1)
+        shape = _Shape(puzzle, max(need, width) + spare)
         solver = _new_solver(shape.clauses, incremental=True)
         shape.clause_count = len(shape.clauses)
         shape.clauses = []  # in the solver now: 16 kept shapes' clause lists would hold tens of MB
@@ -567,7 +570,8 @@ class _ShapeCache:
     def expect(self, puzzles: Iterable[Puzzle]) -> None:
         """Count the shapes a batch brings more than once as seen already, at the widest colour code
         of their puzzles: the first of them is solved on the shape, with no CNF of its own to build and
-        load (the real levels' solves took 20% less CPU in-process; janko's the same)."""
+        load (the real levels' solves took 20% less CPU in-process; janko's the same), and the shape's
+        codes have no bit to spare (janko 5% less; a later puzzle with more colours rebuilds it)."""
         widths: dict[tuple, list[int]] = {}
         for puzzle in puzzles:
             if _Shape.fits(puzzle):
@@ -576,12 +580,15 @@ class _ShapeCache:
             for key, needs in widths.items():
                 if len(needs) > 1:
                     self._seen[key] = max(*needs, self._seen.pop(key, 0))
+                    self._exact.add(key)
             self._forget_oldest()
 
     def _forget_oldest(self) -> None:
         """Keep the shapes seen to a bound, dropping the least recently seen (under the lock)."""
         while len(self._seen) > 64 * self._keep:
-            del self._seen[next(iter(self._seen))]
+            oldest = next(iter(self._seen))
+            del self._seen[oldest]
+            self._exact.discard(oldest)
 
     def give_back(self, key: tuple, shape: _Shape, solver) -> None:
         """Keep a shape's solver for the next puzzle on it; the least recently used goes past `keep`."""
@@ -599,6 +606,7 @@ class _ShapeCache:
         with self._lock:
             ready, self._ready = self._ready, {}
             self._seen.clear()
+            self._exact.clear()
         for _shape, solver in ready.values():
             _free(solver)
 
