@@ -227,22 +227,28 @@ class LiveLoop:
         limit = timeout if timeout is not None else (2.0 if first else self.settle_timeout)
         deadline = time.monotonic() + limit
         last_rows = None
+        last: tuple[Frame, BoardReading | None] | None = None  # the last look, and what it read
         while True:
             started = time.perf_counter()
             frame = self.screen.grab(self.region)
             captured = time.perf_counter()
-            try:
-                reading = self.read(frame.pixels)
-            except CaptureError as error:
-                reading = None
-                self.last_reason = str(error)
+            if last is not None and _unchanged(last[0], frame, last[1]):
+                # Not a pixel changed where the board was read (or anywhere, when none read): it reads
+                # as it did, so the look that follows a read costs a capture, not a second read.
+                reading, rows = last[1], last_rows
+            else:
+                try:
+                    reading = self.read(frame.pixels)
+                except CaptureError as error:
+                    reading = None
+                    self.last_reason = str(error)
+                rows = reading.puzzle.to_rows() if reading is not None else None
+                if rows is not None and previous is not None:
+                    rows = self._next_rows(frame, reading, previous)
             done = time.perf_counter()
-            rows = reading.puzzle.to_rows() if reading is not None else None
-            if rows is not None and previous is not None:
-                rows = self._next_rows(frame, reading, previous)
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
                 return Scene(frame, reading, (captured - started) * 1000, (done - captured) * 1000)
-            last_rows = rows
+            last_rows, last = rows, (frame, reading)
             if time.monotonic() > deadline:
                 return None
             self.sleep(POLL)
@@ -657,6 +663,21 @@ class _Presses:
             if control is not None:
                 self.pressed.append(control)
         return came
+
+
+def _unchanged(before: Frame, now: Frame, reading: BoardReading | None) -> bool:
+    """True when `now` shows exactly what `before` did around the board read on it (the board and a
+    cell around it), or anywhere when no board read there: two captures of one still picture."""
+    if before.region != now.region:
+        return False
+    if reading is None:
+        return np.array_equal(before.pixels, now.pixels)
+    left, top, right, bottom = reading.geometry.bounds
+    margin = reading.geometry.cell_size
+    height, width = now.pixels.shape[:2]
+    rows = slice(max(0, int(top - margin)), min(height, int(bottom + margin) + 1))
+    cols = slice(max(0, int(left - margin)), min(width, int(right + margin) + 1))
+    return np.array_equal(before.pixels[rows, cols], now.pixels[rows, cols])
 
 
 def _nothing_came(presses: _Presses) -> str:
