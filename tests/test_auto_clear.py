@@ -376,3 +376,4 @@ def test_a_board_that_shows_still_is_read_once_and_one_that_moves_at_every_look(
         scene = loop.wait_for_board(["the level before"])
         assert scene is not None and scene.rows == canonical(puzzle.to_rows())
         assert len(looked) == reads
+        assert scene.read_ms > 0  # the time of the read the scene holds, not of a look that read nothing

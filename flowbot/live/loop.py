@@ -227,7 +227,8 @@ class LiveLoop:
         limit = timeout if timeout is not None else (2.0 if first else self.settle_timeout)
         deadline = time.monotonic() + limit
         last_rows = None
-        last: tuple[Frame, BoardReading | None] | None = None  # the last look, and what it read
+        # The last look: its frame, what it read, and how long that read took.
+        last: tuple[Frame, BoardReading | None, float] | None = None
         while True:
             started = time.perf_counter()
             frame = self.screen.grab(self.region)
@@ -235,20 +236,20 @@ class LiveLoop:
             if last is not None and _unchanged(last[0], frame, last[1]):
                 # Not a pixel changed where the board was read (or anywhere, when none read): it reads
                 # as it did, so the look that follows a read costs a capture, not a second read.
-                reading, rows = last[1], last_rows
+                reading, rows, read_ms = last[1], last_rows, last[2]
             else:
                 try:
                     reading = self.read(frame.pixels)
                 except CaptureError as error:
                     reading = None
                     self.last_reason = str(error)
+                read_ms = (time.perf_counter() - captured) * 1000
                 rows = reading.puzzle.to_rows() if reading is not None else None
                 if rows is not None and previous is not None:
                     rows = self._next_rows(frame, reading, previous)
-            done = time.perf_counter()
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
-                return Scene(frame, reading, (captured - started) * 1000, (done - captured) * 1000)
-            last_rows, last = rows, (frame, reading)
+                return Scene(frame, reading, (captured - started) * 1000, read_ms)
+            last_rows, last = rows, (frame, reading, read_ms)
             if time.monotonic() > deadline:
                 return None
             self.sleep(POLL)
