@@ -377,3 +377,25 @@ def test_a_board_that_shows_still_is_read_once_and_one_that_moves_at_every_look(
         assert scene is not None and scene.rows == canonical(puzzle.to_rows())
         assert len(looked) == reads
         assert scene.read_ms > 0  # the time of the read the scene holds, not of a look that read nothing
+
+
+def test_while_the_level_just_played_still_shows_the_looks_come_sooner(tmp_path):
+    # A look at the won level, unchanged, is a capture: looked at every STILL_POLL, the next level is
+    # seen about a frame after it shows (at POLL, a 9x9 Time Trial waited 100-125 ms a level for it).
+    # Once a new board reads, the look that confirms it still comes a POLL later (a board sliding in
+    # at 30 frames a second must not look still).
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.screen import ImageScreen
+    from flowbot.live.loop import POLL, STILL_POLL
+    from tests.boards import canonical
+    from tests.images import draw_look
+
+    won, following = (make_level(6, 6, 5, random.Random(seed)).puzzle for seed in (3, 4))
+    old = draw_look(won, style="lines", cell=50, origin=(40, 60), size=(420, 460))
+    new = draw_look(following, style="lines", cell=50, origin=(40, 60), size=(420, 460))
+    pauses: list[float] = []
+    loop = AutoClear(ImageScreen([old, old, old, new]), RecordingPointer(), artifacts=tmp_path,
+                     sleep=pauses.append)  # fmt: skip
+    scene = loop.wait_for_board(canonical(won.to_rows()))
+    assert scene is not None and scene.rows == canonical(following.to_rows())
+    assert STILL_POLL < POLL and pauses == [STILL_POLL, STILL_POLL, STILL_POLL, POLL]

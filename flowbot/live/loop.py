@@ -72,6 +72,9 @@ CLICK_APPROACH, CLICK_HOLD = 0.05, 0.15
 SELF_ADVANCE_WAIT = 0.6
 # Seconds between looks while waiting for a board or a verdict (a look itself takes a few frames).
 POLL = 0.03
+# Seconds between looks while the level just played still shows, unchanged: such a look is a capture
+# (a few milliseconds, no read), so the next level is seen about a frame after it shows, not a poll.
+STILL_POLL = 0.01
 # What a level's `won_by` says of how the game goes on: by itself (a new level showed), or only by a
 # press (it showed a dialog or a message).
 MOVED_ON, SHOWED_A_CONTROL = frozenset({"new level"}), frozenset({"dialog", "message"})
@@ -252,7 +255,7 @@ class LiveLoop:
             last_rows, last = rows, (frame, reading, read_ms)
             if time.monotonic() > deadline:
                 return None
-            self.sleep(POLL)
+            self.sleep(STILL_POLL if previous is not None and rows == previous else POLL)
 
     def _next_rows(self, frame: Frame, reading: BoardReading, previous: list[str]) -> list[str] | None:
         """A board read after a level, as rows: `previous` while that level still shows (read right,
