@@ -81,36 +81,6 @@ def test_after_enough_levels_in_a_row_it_goes_back_up_to_what_worked_before():
     assert tuner.rung == LADDER[3]
 
 
-def test_a_rung_that_dropped_once_and_never_worked_gets_one_more_try_after_enough_levels():
-    # A busy moment on the first level (a game starved of frames) must not rule a rung out for the
-    # whole run; a second drop does.
-    tuner = Tuner(patience=3)
-    assert tuner.dropped() and tuner.dropped() and tuner.rung == LADDER[2]
-    tuner.worked()
-    assert tuner.dropped() and tuner.rung == LADDER[3]  # rung 2 worked, then dropped: a busy moment
-    for _ in range(3):
-        tuner.worked()
-    assert tuner.rung == LADDER[2] and not tuner.probing  # it worked before: back up, trusted
-    tuner = Tuner(start=2, patience=3)
-    assert tuner.dropped() and tuner.rung == LADDER[3]  # never verified, dropped once
-    for _ in range(3):
-        tuner.worked()
-    assert tuner.rung == LADDER[2] and tuner.probing and tuner.steps[-1] == f"back up to {LADDER[2].name!r}"
-    assert tuner.dropped() and tuner.rung == LADDER[3]  # a second drop: ruled out
-    for _ in range(3 * tuner.patience):
-        tuner.worked()
-    assert tuner.rung == LADDER[3]
-    tuner = Tuner(patience=3)  # rung 0 dropped once; rung 1 is not the one just above rung 2
-    assert tuner.dropped() and tuner.dropped() and tuner.dropped() and tuner.rung == LADDER[3]
-    for _ in range(3):
-        tuner.worked()
-    assert tuner.rung == LADDER[2]
-    assert tuner.dropped() and tuner.rung == LADDER[3]
-    for _ in range(3 * tuner.patience):
-        tuner.worked()
-    assert tuner.rung == LADDER[3]  # rungs further up are never tried again
-
-
 def test_at_the_slowest_rung_there_is_nothing_slower():
     tuner = Tuner(start=len(LADDER) - 1)
     assert not tuner.probing  # the slowest rung gets the full time to show a win

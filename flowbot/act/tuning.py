@@ -79,9 +79,7 @@ class Tuner:
     Start at the top; when the game drops a cell, step one rung slower and draw again; once a level
     verifies, keep that rung (`on_proven` is told, e.g. to save it in a profile), and step slower again
     if a later level fails. After `patience` levels in a row, go back up to the nearest faster rung that
-    worked earlier in the run (a drop may have been a busy moment, not the game's limit); when none
-    did, to the rung just above if it dropped only once (on a busy machine the first level's one try
-    at a rung may fall in a moment the game is starved of frames; a second drop rules it out).
+    worked earlier in the run (a drop may have been a busy moment, not the game's limit).
     """
 
     def __init__(
@@ -101,7 +99,6 @@ class Tuner:
         self.on_proven = on_proven
         self.patience = patience
         self.worked_at: set[int] = {start} if proven else set()  # rungs a level verified with
-        self.drops: dict[int, int] = {}  # how many times each rung dropped cells
         self.streak = 0  # levels in a row verified at the current rung
         self.climbed = False  # the current rung was reached by going back up
         self.steps: list[str] = []  # what happened, for the summary: "dropped at X", "kept X"
@@ -136,12 +133,8 @@ class Tuner:
             if self.on_proven is not None:
                 self.on_proven(self.rung)
         faster = [index for index in self.worked_at if index < self.index]
-        above = self.index - 1
-        if not faster and above >= 0 and self.drops.get(above, 0) == 1:
-            faster = [above]  # never verified, dropped once: one more try
         if faster and self.streak >= self.patience:
             self.index, self.streak, self.climbed = max(faster), 0, True
-            self.proven = self.index in self.worked_at
             self.steps.append(f"back up to {self.rung.name!r}")
 
     def dropped(self) -> bool:
@@ -150,7 +143,6 @@ class Tuner:
         if self.climbed and self.streak < self.patience:
             self.patience *= 2  # going back up did not hold: wait longer before the next try
         self.streak, self.climbed = 0, False
-        self.drops[self.index] = self.drops.get(self.index, 0) + 1
         if self.index == len(self.ladder) - 1:
             return False
         self.steps.append(f"dropped cells at {self.rung.name!r}")
