@@ -96,16 +96,7 @@ def test_a_tuned_run_plays_the_trial_too(trial, tmp_path):
     assert report.cleared == len(report.levels) >= 3
     assert session.solved - 1 <= report.cleared <= session.solved
     assert report.levels[0].retries == 1  # the game fills no jumps: drawn again cell by cell
-    steps = report.pointer.split("; ")
-    assert steps[:2] == ["dropped cells at 'jumps, no pauses'", "kept 'cells, no pauses'"], steps
-    # A rung that dropped once gets one more try after enough clean levels (a busy moment is no limit);
-    # here it drops again, or the trial ends first.
-    again = ["back up to 'jumps, no pauses'"]
-    assert steps[2:] in (
-        ["ended on 'cells, no pauses'"],
-        [*again, "ended on 'jumps, no pauses'"],
-        [*again, "dropped cells at 'jumps, no pauses'", "ended on 'cells, no pauses'"],
-    ), steps
+    assert report.pointer.endswith("ended on 'cells, no pauses'")
 
 
 class DroppingGame(TimedGame):
