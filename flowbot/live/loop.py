@@ -114,6 +114,9 @@ class LiveLoop:
     # second reading (a dialog that closes by itself may not wait for OCR twice).
     _dialog_control: RememberedControl | None = None
     _before_drawing: Frame | None = None  # the screen the level was read from, before any stroke
+    # The look that showed the level just played won, with the level as read (a game sets it): the
+    # wait for the next board starts from it, so an unchanged screen is not read again.
+    _won_look: tuple[Frame, BoardReading] | None = None
 
     # --- what a game plugs in --------------------------------------------------------------------------
 
@@ -232,6 +235,10 @@ class LiveLoop:
         last_rows = None
         # The last look: its frame, what it read, and how long that read took.
         last: tuple[Frame, BoardReading | None, float] | None = None
+        if previous is not None and self._won_look is not None:
+            # The look that showed the level won: a screen unchanged since shows that level still.
+            last, last_rows = (*self._won_look, 0.0), previous
+        self._won_look = None
         while True:
             started = time.perf_counter()
             frame = self.screen.grab(self.region)
