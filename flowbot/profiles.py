@@ -171,7 +171,7 @@ def update_profile(profile: Profile, **changes: object) -> Path:
 def _pointer(value: object) -> PointerSettings:
     """The 'pointer' object, each number checked against the same ranges as the command line."""
     fields = _object(value, "pointer")
-    known = set(POINTER_RANGES) | {"corners_only", "settle"}
+    known = set(POINTER_RANGES) | {"corners_only", "settle", "per_frame"}
     unknown = sorted(set(fields) - known)
     if unknown:
         raise ValueError(f"pointer.{unknown[0]} is not a pointer setting (known: {', '.join(sorted(known))})")
@@ -179,7 +179,7 @@ def _pointer(value: object) -> PointerSettings:
     for key, allowed in POINTER_RANGES.items():
         if key in fields:
             settings[key] = check_number(fields[key], allowed, f"pointer.{key}")
-    for key in ("corners_only", "settle"):
+    for key in ("corners_only", "settle", "per_frame"):
         if key in fields:
             if not isinstance(fields[key], bool):
                 raise ValueError(f"pointer.{key} must be true or false, got {describe_value(fields[key])}")

@@ -89,8 +89,111 @@ def test_the_fast_rungs_go_onto_each_dot_in_one_move_and_rest_no_more_than_they_
         onto_the_dot = ["move", "move", "down"] if approach else ["move", "down"]
         assert kinds[: len(onto_the_dot)] == onto_the_dot, rung.name
         moves = sum(len(stroke.points) for stroke in strokes)
-        rests = moves + 3 * len(strokes) + (len(strokes) if approach else 0)
+        if rung.settings.per_frame:
+            # A rest per point but the lead-in (it goes with the press), and one between two flows.
+            rests = moves + len(strokes) - 1
+        else:
+            rests = moves + 3 * len(strokes) + (len(strokes) if approach else 0)
         assert len(pauses) == rests, rung.name
+
+
+class Timeline(RecordingPointer):
+    """A recording pointer on a clock that only the sleeps move: each event with when it was sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0.0
+        self.times: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        """Time passes."""
+        self.now += seconds
+
+    def clock(self) -> float:
+        """The time now."""
+        return self.now
+
+    def move(self, x, y):
+        super().move(x, y)
+        self.times.append(self.now)
+
+    def down(self):
+        super().down()
+        self.times.append(self.now)
+
+    def up(self):
+        super().up()
+        self.times.append(self.now)
+
+
+def sampled(timeline: Timeline, period: float, phase: float) -> list[tuple[bool, float, float]]:
+    """What a game that reads the pointer once a frame sees: the button and the pointer at each frame."""
+    seen, held, x, y, index = [], False, 0.0, 0.0, 0
+    events = list(zip(timeline.times, timeline.events, strict=True))
+    t = phase
+    while t <= timeline.now + period:
+        while index < len(events) and events[index][0] <= t:
+            kind, ex, ey = events[index][1]
+            x, y = (ex, ey) if kind == "move" else (x, y)
+            held = {"down": True, "up": False}.get(kind, held)
+            index += 1
+        seen.append((held, x, y))
+        t += period
+    return seen
+
+
+@pytest.mark.parametrize("period", [1 / 60, 0.016, 0.019])
+def test_the_per_frame_rung_draws_every_flow_for_a_game_sampling_at_any_phase(monkeypatch, period):
+    # What any game that reads the pointer once a frame (and fills straight jumps) sees, whatever its
+    # frames' phase against the bot's moves: every flow joined, no press off its dot.
+    from flowbot.act import plan
+    from flowbot.act.tuning import FRAME, LADDER
+    from flowbot.game.board import GameBoard
+
+    rung = next(rung for rung in LADDER if rung.settings.per_frame)
+    assert rung.settings.jumps and rung.settings.move_delay == FRAME
+    timeline = Timeline()
+    monkeypatch.setattr(plan.time, "perf_counter", timeline.clock)
+    strokes = plan_strokes(solution(), GEOMETRY, rung.settings)
+    draw_strokes(timeline, strokes, rung.settings, sleep=timeline.sleep)
+    for phase in np.arange(0, period, period / 17):
+        board, held = GameBoard(PUZZLE, interpolate=True), False
+        for pressed, x, y in sampled(timeline, period, phase):
+            cell = GEOMETRY.cell_at(x, y)
+            if pressed and not held:
+                assert board.press(cell), (phase, cell)
+            elif pressed:
+                board.drag(cell)
+            elif held:
+                board.release()
+            held = pressed
+        assert board.complete, phase
+
+
+def test_the_per_frame_rung_spends_a_frame_only_where_a_sampling_game_must_see_one(monkeypatch):
+    # A frame for the press (the lead-in inside the first cell sent with it), one for each turn and the
+    # last dot, one with the button up between two flows: a frame a flow less than the rung below it.
+    from flowbot.act import plan
+    from flowbot.act.tuning import FRAME, LADDER
+
+    names = [rung.name for rung in LADDER]
+    fast = next(index for index, rung in enumerate(LADDER) if rung.settings.per_frame)
+    assert names[fast + 1] == "jumps, a frame each"
+    spent = []
+    for rung in LADDER[fast : fast + 2]:
+        timeline = Timeline()
+        monkeypatch.setattr(plan.time, "perf_counter", timeline.clock)
+        strokes = plan_strokes(solution(), GEOMETRY, rung.settings)
+        draw_strokes(timeline, strokes, rung.settings, sleep=timeline.sleep)
+        spent.append(timeline.now)
+        kinds = [kind for kind, _, _ in timeline.events]
+        presses = [index for index, kind in enumerate(kinds) if kind == "down"]
+        if rung.settings.per_frame:
+            # The lead-in is sent with the press, with no time between them.
+            assert all(kinds[i + 1] == "move" and timeline.times[i + 1] == timeline.times[i] for i in presses)
+            turns_and_ends = sum(len(stroke.points) - 2 for stroke in strokes)
+            assert timeline.now == pytest.approx(FRAME * (len(strokes) + turns_and_ends + len(strokes) - 1))
+    assert spent[1] - spent[0] == pytest.approx(FRAME * (len(strokes) + 1))
 
 
 def test_replay_stops_between_strokes_and_never_leaves_the_button_down():

@@ -350,5 +350,76 @@ def test_each_look_after_the_first_reads_around_the_last_board_first(levels, tmp
     report = run(game, tmp_path, 3).run()
     assert report.cleared == 3, report.summary()
     # Only the warm-up's tiny board and the first look read the whole frame first.
-    assert asked[:2] == [None, None] and len(asked) > 6 and all(near is not None for near in asked[2:])
+    # (The look that confirms a still board is not a read: see the next test.)
+    assert asked[:2] == [None, None] and len(asked) >= 6 and all(near is not None for near in asked[2:])
     assert [level.size for level in report.levels] == ["5x5", "6x6", "10x8"]
+
+
+def test_a_board_that_shows_still_is_read_once_and_one_that_moves_at_every_look(tmp_path):
+    # After a level, a new board counts once it reads alike twice in a row. Two captures of one still
+    # picture read alike: the second look costs a capture, not a read (a 9x9 read is 10-25 ms of a
+    # busy machine's CPU). A board moving under the looks (sliding in) is read at every look.
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.screen import ImageScreen
+    from tests.boards import canonical
+    from tests.images import draw_look
+
+    puzzle = make_level(6, 6, 5, random.Random(3)).puzzle
+    still = draw_look(puzzle, style="lines", cell=50, origin=(40, 60), size=(420, 460))
+    sliding = [draw_look(puzzle, style="lines", cell=50, origin=(40 + shift, 60), size=(420, 460))
+               for shift in (30, 20, 10, 0)]  # fmt: skip
+    for frames, reads in (([still], 1), (sliding, 2)):
+        loop = AutoClear(ImageScreen(frames), RecordingPointer(), artifacts=tmp_path, sleep=lambda _: None)
+        looked = []
+        read = loop.read
+        loop.read = lambda pixels, read=read, looked=looked: looked.append(1) or read(pixels)
+        scene = loop.wait_for_board(["the level before"])
+        assert scene is not None and scene.rows == canonical(puzzle.to_rows())
+        assert len(looked) == reads
+        assert scene.read_ms > 0  # the time of the read the scene holds, not of a look that read nothing
+
+
+def test_while_the_level_just_played_still_shows_the_looks_come_sooner(tmp_path):
+    # A look at the won level, unchanged, is a capture: looked at every STILL_POLL, the next level is
+    # seen about a frame after it shows (at POLL, a 9x9 Time Trial waited 100-125 ms a level for it).
+    # Once a new board reads, the look that confirms it still comes a POLL later (a board sliding in
+    # at 30 frames a second must not look still).
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.screen import ImageScreen
+    from flowbot.live.loop import POLL, STILL_POLL
+    from tests.boards import canonical
+    from tests.images import draw_look
+
+    won, following = (make_level(6, 6, 5, random.Random(seed)).puzzle for seed in (3, 4))
+    old = draw_look(won, style="lines", cell=50, origin=(40, 60), size=(420, 460))
+    new = draw_look(following, style="lines", cell=50, origin=(40, 60), size=(420, 460))
+    pauses: list[float] = []
+    loop = AutoClear(ImageScreen([old, old, old, new]), RecordingPointer(), artifacts=tmp_path,
+                     sleep=pauses.append)  # fmt: skip
+    scene = loop.wait_for_board(canonical(won.to_rows()))
+    assert scene is not None and scene.rows == canonical(following.to_rows())
+    assert STILL_POLL < POLL and pauses == [STILL_POLL, STILL_POLL, STILL_POLL, POLL]
+
+
+def test_the_wait_for_the_next_board_starts_from_the_look_that_showed_the_level_won(tmp_path):
+    # The verdict's last look showed the level won; a screen unchanged since is that level still, and
+    # is not read again (a 9x9 read is 10-25 ms): only the new board is read.
+    from flowbot.act.pointer import RecordingPointer
+    from flowbot.capture.screen import Frame, ImageScreen
+    from tests.boards import canonical
+    from tests.images import draw_look
+
+    won, following = (make_level(6, 6, 5, random.Random(seed)).puzzle for seed in (3, 4))
+    old = draw_look(won, style="lines", cell=50, origin=(40, 60), size=(420, 460))
+    new = draw_look(following, style="lines", cell=50, origin=(40, 60), size=(420, 460))
+    for seeded, reads in ((False, 2), (True, 1)):
+        loop = AutoClear(ImageScreen([old, old, new]), RecordingPointer(), artifacts=tmp_path,
+                         sleep=lambda _: None)  # fmt: skip
+        if seeded:
+            loop._won_look = (Frame(old), loop.read(old))
+        looked = []
+        read = loop.read
+        loop.read = lambda pixels, read=read, looked=looked: looked.append(1) or read(pixels)
+        scene = loop.wait_for_board(canonical(won.to_rows()))
+        assert scene is not None and scene.rows == canonical(following.to_rows())
+        assert len(looked) == reads and loop._won_look is None

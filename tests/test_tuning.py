@@ -124,6 +124,14 @@ def test_tuned_settings_are_saved_in_the_profile_it_came_from(tmp_path, monkeypa
     assert json.loads(path.read_text())["pointer"]["moves_per_cell"] == 1
 
 
+def test_every_rung_saved_in_a_profile_is_read_back_as_that_rung(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    save_profile(Profile("my-game"), tmp_path / "calibration")
+    for rung in LADDER:
+        save_tuned(load_profile("my-game"), rung.settings)
+        assert load_profile("my-game").pointer == rung.settings, rung.name
+
+
 # --- the live loop tuning itself, in-process -------------------------------------------------------------
 
 
@@ -215,7 +223,7 @@ def test_a_game_that_drops_jumps_is_drawn_again_cell_by_cell_and_the_level_count
     assert len(game.results) >= 2 and all(result.solved for result in game.results)  # the game's verdict
 
 
-@pytest.mark.parametrize(("interpolate", "rung"), [(True, 3), (False, 5)], ids=["fills jumps", "no fill"])
+@pytest.mark.parametrize(("interpolate", "rung"), [(True, 2), (False, 6)], ids=["fills jumps", "no fill"])
 def test_a_game_that_reads_once_per_frame_is_tuned_down_until_it_takes_the_level(
     levels, tmp_path, interpolate, rung
 ):

@@ -38,6 +38,11 @@ class PointerSettings:
     release_pause: float = 0.05  # before releasing, so the last cell is registered
     flow_pause: float = 0.05  # between flows (half after a release, half before the next press)
     settle: bool = True  # a small move inside the last cell, for games that need it before release
+    # For a game that reads the pointer once a frame (where it rests, whether the button is down), to
+    # which what happens within a frame is one look: the first move (still in the first cell) goes with
+    # the press, in its frame, and the pause between flows is one frame clocked from the release, the
+    # board's check and the move onto the next dot inside it.
+    per_frame: bool = False
 
     @property
     def jumps(self) -> bool:
@@ -176,6 +181,7 @@ def draw_strokes(
     press whether the board is still there, and raises to stop the run when it is not."""
     drawn = 0
     guard = getattr(pointer, "guard", None)
+    released: float | None = None  # when the last stroke's button went up (per_frame settings)
     for stroke in strokes:
         if should_stop():
             break
@@ -192,14 +198,27 @@ def draw_strokes(
             pointer.move(x - APPROACH, y - APPROACH)
             sleep(settings.flow_pause / 2)
         pointer.move(x, y)
-        # Half the pause between flows on the dot before pressing: such a game must see it there first.
-        sleep(settings.flow_pause / 2)
+        if settings.per_frame:
+            # A frame must see the button up between two flows; where the pointer is then does not
+            # matter, nor where it went within the frame that sees the press. Before the first stroke
+            # the button has been up since before the board was read.
+            if released is not None:
+                sleep(max(0.0, settings.flow_pause - (time.perf_counter() - released)))
+        else:
+            # Half the pause between flows on the dot before pressing: such a game must see it there first.
+            sleep(settings.flow_pause / 2)
         if stroke.color in tap_first:
             _tap(pointer, sleep)
         pointer.down()
         try:
+            first = 1
+            if settings.per_frame and len(stroke.points) > 1:
+                # The lead-in (inside the first cell) with the press: a game that reads once a frame
+                # takes the press there, one that takes every event sees the press, then the move.
+                pointer.move(*stroke.points[1])
+                first = 2
             sleep(settings.move_delay)
-            for index in range(1, len(stroke.points)):
+            for index in range(first, len(stroke.points)):
                 point = stroke.points[index]
                 if index in stroke.lifts:  # through a warp: lift, and press again on the far side
                     sleep(settings.release_pause)
@@ -218,7 +237,10 @@ def draw_strokes(
         finally:
             pointer.up()  # never leave the button held, even when interrupted mid-stroke
         drawn += 1
-        sleep(settings.flow_pause / 2)
+        if settings.per_frame:
+            released = time.perf_counter()
+        else:
+            sleep(settings.flow_pause / 2)
     return drawn
 
 

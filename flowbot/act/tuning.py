@@ -23,7 +23,7 @@ class Rung:
     settings: PointerSettings
 
 
-def _fast(jumps: bool, pause: float) -> PointerSettings:
+def _fast(jumps: bool, pause: float, per_frame: bool = False) -> PointerSettings:
     """One point per cell or turn, `pause` after each move and between flows, no settle nudge. No
     rest before releasing: the rest after the last move already holds the last point for a frame,
     and a game that reads the pointer once a frame takes a release where the last frame saw it."""
@@ -34,6 +34,7 @@ def _fast(jumps: bool, pause: float) -> PointerSettings:
         release_pause=0.0,
         flow_pause=pause,
         settle=False,
+        per_frame=per_frame,
     )
 
 
@@ -50,6 +51,9 @@ def _fast(jumps: bool, pause: float) -> PointerSettings:
 LADDER: tuple[Rung, ...] = (
     Rung("jumps, no pauses", _fast(True, 0.0)),
     Rung("cells, no pauses", _fast(False, 0.0)),
+    # Only what a game reading the pointer once a frame can see: a frame for the press (the first move
+    # with it), a frame per turn and for the last dot, a frame with the button up between flows.
+    Rung("jumps, a frame each, first move with the press", _fast(True, FRAME, per_frame=True)),
     Rung("jumps, a frame each", _fast(True, FRAME)),
     Rung("jumps, two frames each", _fast(True, 1.75 * FRAME)),
     Rung("cells, a frame each", _fast(False, FRAME)),

@@ -60,17 +60,47 @@ def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
     frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels
     returns : (rows, cols, 3) float ndarray, Lab; NaN where the cell lies off the frame
     """
-    height, width = frame.shape[:2]
     half = max(1, round(SAMPLE * geometry.cell_size / 2))
-    out = np.full((geometry.rows, geometry.cols, 3), np.nan)
-    for row in range(geometry.rows):
-        for col in range(geometry.cols):
-            x, y = (round(value) for value in geometry.center((row, col)))
-            if not (half <= x < width - half and half <= y < height - half):
-                continue
-            patch = frame[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3)
-            out[row, col] = _lab(np.median(patch, axis=0))
+    cells = [(row, col) for row in range(geometry.rows) for col in range(geometry.cols)]
+    points = np.array([geometry.center(cell) for cell in cells], dtype=np.float64).reshape(-1, 2)
+    return _median_labs(frame, np.round(points), half).reshape(geometry.rows, geometry.cols, 3)
+
+
+def _patches(frame: np.ndarray, points: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
+    """The squares of side 2 * half + 1 around whole-pixel points (x, y), all at once, and which points
+    have theirs wholly on the frame (the others' squares are left out).
+
+    points : (N, 2) ndarray of whole numbers; returns : (M, (2 * half + 1) ** 2, 3) uint8, (N,) bool
+    """
+    height, width = frame.shape[:2]
+    xs, ys = points[:, 0].astype(np.int64), points[:, 1].astype(np.int64)
+    inside = (half <= xs) & (xs < width - half) & (half <= ys) & (ys < height - half)
+    offsets = np.arange(-half, half + 1)
+    rows = ys[inside, None, None] + offsets[None, :, None]
+    cols = xs[inside, None, None] + offsets[None, None, :]
+    return frame[rows, cols].reshape(int(inside.sum()), len(offsets) ** 2, 3), inside
+
+
+def _median_labs(frame: np.ndarray, points: np.ndarray, half: int) -> np.ndarray:
+    """The Lab colour of the median of the square around each point, as `_lab` of the median, in one
+    pass (a 9x9 board's verdict looks at over a thousand squares).
+
+    points : (N, 2) ndarray of whole numbers (x, y); returns : (N, 3) float ndarray, NaN off the frame
+    """
+    out = np.full((len(points), 3), np.nan)
+    patches, inside = _patches(frame, points, half)
+    if len(patches):
+        out[inside] = _labs(np.median(patches, axis=1))
     return out
+
+
+def _labs(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0-100) of many BGR colours, each as `_lab` gives it.
+
+    bgr : (N, 3) ndarray of values 0-255; returns : (N, 3) float ndarray
+    """
+    pixels = np.asarray(bgr, dtype=np.float32).reshape(-1, 1, 3) / 255.0
+    return cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float64)
 
 
 def missing_cells(
@@ -205,21 +235,16 @@ def _mark_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
 
     returns : (rows, cols, 4, 3) float ndarray; NaN where a point lies off the frame
     """
-    height, width = frame.shape[:2]
     size = geometry.cell_size
     half = max(1, round(SAMPLE * size / 2))
-    out = np.full((geometry.rows, geometry.cols, 4, 3), np.nan)
     offsets = [(dx * MARK_AT * size, dy * MARK_AT * size) for dx in (-1, 1) for dy in (-1, 1)]
+    points = []
     for row in range(geometry.rows):
         for col in range(geometry.cols):
             cx, cy = geometry.center((row, col))
-            for index, (dx, dy) in enumerate(offsets):
-                x, y = round(cx + dx), round(cy + dy)
-                if not (half <= x < width - half and half <= y < height - half):
-                    continue
-                patch = frame[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3)
-                out[row, col, index] = _lab(np.median(patch, axis=0))
-    return out
+            points.extend((round(cx + dx), round(cy + dy)) for dx, dy in offsets)
+    labs = _median_labs(frame, np.array(points, dtype=np.float64).reshape(-1, 2), half)
+    return labs.reshape(geometry.rows, geometry.cols, 4, 3)
 
 
 def _same_patch(
@@ -362,7 +387,6 @@ def join_colours(
     frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels; flow_rgb : each flow's
     colour as seen on its dots, in the solution's order
     """
-    height, width = frame.shape[:2]
     size = geometry.cell_size
     half = max(1, round(MEDIAN_SQUARE * size))
     tiny = max(1, round(NEAREST_SQUARE * size))
@@ -370,19 +394,27 @@ def join_colours(
     joins = solution_joins(solution)
     median = np.full((len(joins), len(JOIN_AT), 3), np.nan)
     nearest = np.full((len(joins), len(JOIN_AT)), np.nan)
+    points, where, colors = [], [], []
     for index, (color, (a, b)) in enumerate(joins):
         (xa, ya), (xb, yb) = geometry.center(a), geometry.center(b)
         if np.hypot(xb - xa, yb - ya) > JOIN_REACH * size:
             continue
         for step, share in enumerate(JOIN_AT):
-            x, y = round(xa + share * (xb - xa)), round(ya + share * (yb - ya))
-            if not (half <= x < width - half and half <= y < height - half):
-                continue
-            patch = frame[y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3)
-            median[index, step] = _lab(np.median(patch, axis=0))
-            small = frame[y - tiny : y + tiny + 1, x - tiny : x + tiny + 1]
-            labs = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
-            nearest[index, step] = float(np.linalg.norm(labs - flows[color], axis=1).min())
+            points.append((round(xa + share * (xb - xa)), round(ya + share * (yb - ya))))
+            where.append((index, step))
+            colors.append(color)
+    if not points:
+        return JoinLooks(median, nearest)
+    at = np.array(points, dtype=np.float64)
+    joined, step = np.array(where).T
+    labs = _median_labs(frame, at, half)
+    # The tiny square is inside the frame wherever the median's is (tiny <= half).
+    shown = ~np.isnan(labs).any(axis=1)
+    median[joined[shown], step[shown]] = labs[shown]
+    small, _ = _patches(frame, at[shown], tiny)
+    pixels = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    own = flows[np.array(colors)[shown]]
+    nearest[joined[shown], step[shown]] = np.linalg.norm(pixels - own[:, None, :], axis=-1).min(axis=1)
     return JoinLooks(median, nearest)
 
 

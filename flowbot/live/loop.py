@@ -72,6 +72,9 @@ CLICK_APPROACH, CLICK_HOLD = 0.05, 0.15
 SELF_ADVANCE_WAIT = 0.6
 # Seconds between looks while waiting for a board or a verdict (a look itself takes a few frames).
 POLL = 0.03
+# Seconds between looks while the level just played still shows, unchanged: such a look is a capture
+# (a few milliseconds, no read), so the next level is seen about a frame after it shows, not a poll.
+STILL_POLL = 0.01
 # What a level's `won_by` says of how the game goes on: by itself (a new level showed), or only by a
 # press (it showed a dialog or a message).
 MOVED_ON, SHOWED_A_CONTROL = frozenset({"new level"}), frozenset({"dialog", "message"})
@@ -111,6 +114,9 @@ class LiveLoop:
     # second reading (a dialog that closes by itself may not wait for OCR twice).
     _dialog_control: RememberedControl | None = None
     _before_drawing: Frame | None = None  # the screen the level was read from, before any stroke
+    # The look that showed the level just played won, with the level as read (a game sets it): the
+    # wait for the next board starts from it, so an unchanged screen is not read again.
+    _won_look: tuple[Frame, BoardReading] | None = None
 
     # --- what a game plugs in --------------------------------------------------------------------------
 
@@ -227,25 +233,36 @@ class LiveLoop:
         limit = timeout if timeout is not None else (2.0 if first else self.settle_timeout)
         deadline = time.monotonic() + limit
         last_rows = None
+        # The last look: its frame, what it read, and how long that read took.
+        last: tuple[Frame, BoardReading | None, float] | None = None
+        if previous is not None and self._won_look is not None:
+            # The look that showed the level won: a screen unchanged since shows that level still.
+            last, last_rows = (*self._won_look, 0.0), previous
+        self._won_look = None
         while True:
             started = time.perf_counter()
             frame = self.screen.grab(self.region)
             captured = time.perf_counter()
-            try:
-                reading = self.read(frame.pixels)
-            except CaptureError as error:
-                reading = None
-                self.last_reason = str(error)
-            done = time.perf_counter()
-            rows = reading.puzzle.to_rows() if reading is not None else None
-            if rows is not None and previous is not None:
-                rows = self._next_rows(frame, reading, previous)
+            if last is not None and _unchanged(last[0], frame, last[1]):
+                # Not a pixel changed where the board was read (or anywhere, when none read): it reads
+                # as it did, so the look that follows a read costs a capture, not a second read.
+                reading, rows, read_ms = last[1], last_rows, last[2]
+            else:
+                try:
+                    reading = self.read(frame.pixels)
+                except CaptureError as error:
+                    reading = None
+                    self.last_reason = str(error)
+                read_ms = (time.perf_counter() - captured) * 1000
+                rows = reading.puzzle.to_rows() if reading is not None else None
+                if rows is not None and previous is not None:
+                    rows = self._next_rows(frame, reading, previous)
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
-                return Scene(frame, reading, (captured - started) * 1000, (done - captured) * 1000)
-            last_rows = rows
+                return Scene(frame, reading, (captured - started) * 1000, read_ms)
+            last_rows, last = rows, (frame, reading, read_ms)
             if time.monotonic() > deadline:
                 return None
-            self.sleep(POLL)
+            self.sleep(STILL_POLL if previous is not None and rows == previous else POLL)
 
     def _next_rows(self, frame: Frame, reading: BoardReading, previous: list[str]) -> list[str] | None:
         """A board read after a level, as rows: `previous` while that level still shows (read right,
@@ -657,6 +674,21 @@ class _Presses:
             if control is not None:
                 self.pressed.append(control)
         return came
+
+
+def _unchanged(before: Frame, now: Frame, reading: BoardReading | None) -> bool:
+    """True when `now` shows exactly what `before` did around the board read on it (the board and a
+    cell around it), or anywhere when no board read there: two captures of one still picture."""
+    if before.region != now.region:
+        return False
+    if reading is None:
+        return np.array_equal(before.pixels, now.pixels)
+    left, top, right, bottom = reading.geometry.bounds
+    margin = reading.geometry.cell_size
+    height, width = now.pixels.shape[:2]
+    rows = slice(max(0, int(top - margin)), min(height, int(bottom + margin) + 1))
+    cols = slice(max(0, int(left - margin)), min(width, int(right + margin) + 1))
+    return np.array_equal(before.pixels[rows, cols], now.pixels[rows, cols])
 
 
 def _nothing_came(presses: _Presses) -> str:
