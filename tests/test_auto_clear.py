@@ -416,7 +416,7 @@ def test_the_wait_for_the_next_board_starts_from_the_look_that_showed_the_level_
         loop = AutoClear(ImageScreen([old, old, new]), RecordingPointer(), artifacts=tmp_path,
                          sleep=lambda _: None)  # fmt: skip
         if seeded:
-            loop._won_look = (Frame(old), loop.read(old))
+            loop.won_on(Frame(old), loop.read(old))
         looked = []
         read = loop.read
         loop.read = lambda pixels, read=read, looked=looked: looked.append(1) or read(pixels)

@@ -114,9 +114,7 @@ class LiveLoop:
     # second reading (a dialog that closes by itself may not wait for OCR twice).
     _dialog_control: RememberedControl | None = None
     _before_drawing: Frame | None = None  # the screen the level was read from, before any stroke
-    # The look that showed the level just played won, with the level as read (a game sets it): the
-    # wait for the next board starts from it, so an unchanged screen is not read again.
-    _won_look: tuple[Frame, BoardReading] | None = None
+    _won_look: tuple[Frame, BoardReading] | None = None  # see won_on
 
     # --- what a game plugs in --------------------------------------------------------------------------
 
@@ -188,6 +186,11 @@ class LiveLoop:
         dialog read on an earlier level is not this level's."""
         self._before_drawing = scene.frame
         self._dialog_control = None
+
+    def won_on(self, frame: Frame, reading: BoardReading) -> None:
+        """Note the look that showed the level just played won (with the level as read): the wait for
+        the next board starts from it, so a screen unchanged since is not read again."""
+        self._won_look = (frame, reading)
 
     def first_board(self) -> Scene | None:
         """The board on screen at the start. Over a board that cannot be read, only a win dialog's

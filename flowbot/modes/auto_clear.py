@@ -335,7 +335,7 @@ class AutoClear(LiveLoop):
             missing, marked = _joins_shown(frame.pixels, old, undrawn, solution, flow_rgb, joins, starts)
             joined = not missing
             if joined and marked:
-                self._won_look = (frame, scene.reading)  # what the level looks like won, where it was read
+                self.won_on(frame, scene.reading)
                 return Evidence("joins")
             # A win signal counts only while the board, where it can be seen, does not say otherwise:
             # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
