@@ -138,54 +138,42 @@ def test_the_collector_makes_no_pass_while_the_command_line_loads(tmp_path):
     # Every object made while flowbot.cli and what it needs load lives as long as the process: a pass
     # of the collector then is wasted work. A pass is seen as one made while flowbot.cli is in
     # sys.modules but has no `main` yet.
-    puzzle = tmp_path / "level.txt"
-    puzzle.write_text("AB\nAB\n")
-    code = (
-        "import gc, sys\n"
+    setup = (
+        "import gc\n"
         "passes = []\n"
         "def seen(phase, info):\n"
         "    cli = sys.modules.get('flowbot.cli')\n"
         "    if phase == 'start' and cli is not None and not hasattr(cli, 'main'):\n"
         "        passes.append(info['generation'])\n"
         "gc.callbacks.append(seen)\n"
-        f"sys.argv = ['flowbot', 'solve', {str(puzzle)!r}]\n"
-        "from flowbot.__main__ import entry\n"
-        "code = entry()\n"
-        "sys.stderr.write(f'\\nPASSES {len(passes)}\\n')\n"
-        "sys.exit(code)\n"
     )
-    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.rpartition("\nPASSES ")[2].split() == ["0"]
+    assert _after_entry(tmp_path, setup, "said = len(passes)\n") == "0"
 
 
 def test_inspect_is_imported_only_when_something_reads_it(tmp_path):
     # dataclasses imports inspect (with ast, dis and tokenize) only to write missing docstrings: a
     # text solve never reads it, so the program puts it off. Whoever reads it later gets all of it.
-    puzzle = tmp_path / "level.txt"
-    puzzle.write_text("AB\nAB\n")
-    code = (
-        "import sys\n"
-        f"sys.argv = ['flowbot', 'solve', {str(puzzle)!r}]\n"
-        "from flowbot.__main__ import entry\n"
-        "code = entry()\n"
-        "heavy = sorted(name for name in ('ast', 'dis', 'tokenize') if name in sys.modules)\n"
+    after = (
+        "said = sorted(name for name in ('ast', 'dis', 'tokenize') if name in sys.modules)\n"
         "import dataclasses\n"
         "from inspect import signature\n"
         "import inspect\n"
         "assert str(signature(divmod)) == '(x, y, /)'\n"
         "assert dataclasses.inspect.getsource is inspect.getsource\n"
         "assert sys.modules['inspect'] is inspect and 'ast' in sys.modules\n"
-        "sys.stderr.write(f'\\nHEAVY {heavy}\\n')\n"
-        "sys.exit(code)\n"
+    )
+    assert _after_entry(tmp_path, "", after) == "[]"
+
+
+def _after_entry(tmp_path: Path, before: str, after: str) -> str:
+    """What a fresh process that runs `before`, then the program (`entry`) on a 2x2 text puzzle, then
+    `after`, has in `said` (the worktree's flowbot)."""
+    puzzle = tmp_path / "level.txt"
+    puzzle.write_text("AB\nAB\n")
+    code = (
+        f"import sys\n{before}sys.argv = ['flowbot', 'solve', {str(puzzle)!r}]\n"
+        f"from flowbot.__main__ import entry\ncode = entry()\n{after}"
+        "sys.stderr.write(f'\\nSAID {said}\\n')\nsys.exit(code)\n"
     )
     environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
     done = subprocess.run(
@@ -197,4 +185,4 @@ def test_inspect_is_imported_only_when_something_reads_it(tmp_path):
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stderr.rpartition("\nHEAVY ")[2].strip() == "[]"
+    return done.stderr.rpartition("\nSAID ")[2].strip()
