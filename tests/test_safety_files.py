@@ -309,11 +309,12 @@ def test_demo_record_in_a_folder_that_takes_no_files_is_refused_before_the_run(c
         ({"move_delay": float("nan")}, "pointer.move_delay must be 0 to 5 s, got NaN"),
         ({"flow_pause": float("inf")}, "pointer.flow_pause must be 0 to 5 s, got infinity"),
         ({"release_pause": True}, "pointer.release_pause must be a number (0 to 5 s), got true"),
+        ({"per_frame": 1}, "pointer.per_frame must be true or false, got 1"),
         ({"settle": "yes"}, "pointer.settle must be true or false, got the text 'yes'"),
         (
             {"speed": 3},
             "pointer.speed is not a pointer setting (known: corners_only, flow_pause, move_delay, "
-            "moves_per_cell, release_pause, settle)",
+            "moves_per_cell, per_frame, release_pause, settle)",
         ),
     ],
 )
