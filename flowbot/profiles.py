@@ -168,10 +168,14 @@ def update_profile(profile: Profile, **changes: object) -> Path:
     return save_profile(updated, folder, force=True)
 
 
+# The pointer settings that are true or false (the others are numbers in POINTER_RANGES).
+POINTER_FLAGS = ("corners_only", "settle", "per_frame")
+
+
 def _pointer(value: object) -> PointerSettings:
     """The 'pointer' object, each number checked against the same ranges as the command line."""
     fields = _object(value, "pointer")
-    known = set(POINTER_RANGES) | {"corners_only", "settle", "per_frame"}
+    known = set(POINTER_RANGES) | set(POINTER_FLAGS)
     unknown = sorted(set(fields) - known)
     if unknown:
         raise ValueError(f"pointer.{unknown[0]} is not a pointer setting (known: {', '.join(sorted(known))})")
@@ -179,7 +183,7 @@ def _pointer(value: object) -> PointerSettings:
     for key, allowed in POINTER_RANGES.items():
         if key in fields:
             settings[key] = check_number(fields[key], allowed, f"pointer.{key}")
-    for key in ("corners_only", "settle", "per_frame"):
+    for key in POINTER_FLAGS:
         if key in fields:
             if not isinstance(fields[key], bool):
                 raise ValueError(f"pointer.{key} must be true or false, got {describe_value(fields[key])}")

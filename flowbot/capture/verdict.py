@@ -479,5 +479,4 @@ def rgb_to_lab(rgb: tuple[int, int, int]) -> np.ndarray:
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
     """CIE Lab (L 0-100) of one BGR colour given as three numbers 0-255."""
-    pixel = np.asarray(bgr, dtype=np.float32).reshape(1, 1, 3) / 255.0
-    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
+    return _labs(bgr)[0]
