@@ -3,11 +3,10 @@ Pointer it plays with, so the live loop runs fast and without a display."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from flowbot.capture.screen import Frame, Region
+from flowbot.live.clock import ManualClock
 
 
 class SimulatedGame:
@@ -16,10 +15,12 @@ class SimulatedGame:
     `variant` (flowbot.game.look.Variant) picks the look and behaviour, drawn by the same GameView as
     the real window: no dialog (the next level loads by itself `delay` seconds of `clock` after a win),
     the shifting board, the win banner, the text button, a small board at the top-left. A session of
-    one's own (a time trial's TrialSession) may be passed as `session`.
+    one's own (a time trial's TrialSession) may be passed as `session`. The game's time is `clock`
+    (a ManualClock of its own when none is given): pass `game.clock` to the live loop too, so that the
+    loop's waits are the game's time and no test waits real seconds.
     """
 
-    def __init__(self, levels, size: tuple[int, int] = (540, 960), variant=None, *, clock=time.monotonic,
+    def __init__(self, levels, size: tuple[int, int] = (540, 960), variant=None, *, clock=None,
                  delay: float | None = None, session=None) -> None:  # fmt: skip
         import pygame  # drawing on a plain Surface needs no video driver, so none is set
 
@@ -27,11 +28,12 @@ class SimulatedGame:
         from flowbot.game.view import NEXT_LEVEL_DELAY, GameView
 
         pygame.font.init()
+        self.clock = clock if clock is not None else ManualClock()
         self.results: list = []
         # A session of one's own (e.g. a time trial) reports wherever it was told to.
         self.session = session or Session(levels, report=self.results.append)
         self.view = GameView(
-            self.session, variant, clock=clock, delay=NEXT_LEVEL_DELAY if delay is None else delay
+            self.session, variant, clock=self.clock, delay=NEXT_LEVEL_DELAY if delay is None else delay
         )
         self.controls = self.view.controls
         self.surface = pygame.Surface(size)

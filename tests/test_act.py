@@ -574,7 +574,7 @@ def test_the_live_loop_stops_when_the_board_moves_mid_level(tmp_path):
 
     game.up = up_then_move
     fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
-    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
+    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, clock=game.clock, verify_timeout=0.2)
     report = loop.run()
     assert isinstance(report.halt, BoardGoneError) and "no longer where it was" in report.stopped
     assert game.presses == 1 and not game.held
@@ -670,7 +670,7 @@ def test_a_retry_refused_by_the_guard_over_the_games_win_dialog_counts_the_late_
     game = SimulatedGame([make_level(5, 5, 4, random.Random(2)).puzzle] * 2)
     game.guard = None  # a pointer that carries a guard: the loop arms it
     fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
-    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, sleep=lambda s: None, verify_timeout=0.2)
+    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, clock=game.clock, verify_timeout=0.2)
     # The game shows its win too late for the first look: one cell seems not taken, then it is won.
     answers = iter([Evidence(None, ((0, 1),)), Evidence("dialog"), Evidence("dialog")])
     loop.verdict = lambda *args, **options: next(answers)

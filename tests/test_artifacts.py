@@ -13,6 +13,7 @@ from flowbot.act.pointer import RecordingPointer
 from flowbot.artifacts import artifacts_folder, default_folder, save_failure_picture
 from flowbot.capture.screen import ImageScreen
 from flowbot.errors import OutputFileError
+from flowbot.live.clock import ManualClock
 from flowbot.modes.auto_clear import AutoClear
 
 HOME = Path("/home/ada")
@@ -62,7 +63,7 @@ def test_a_folder_that_cannot_be_made_is_named(tmp_path):
 def blank_run(**options) -> AutoClear:
     """The live loop on a screen with no board: it stops at once and keeps the frame."""
     screen = ImageScreen([np.zeros((600, 400, 3), dtype=np.uint8)])
-    return AutoClear(screen, RecordingPointer(), PointerSettings(), None, 1, sleep=lambda s: None,
+    return AutoClear(screen, RecordingPointer(), PointerSettings(), None, 1, clock=ManualClock(),
                      settle_timeout=0.2, verify_timeout=0.2, **options)  # fmt: skip
 
 

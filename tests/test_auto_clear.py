@@ -8,6 +8,7 @@ import pytest
 
 from flowbot.act.plan import PointerSettings
 from flowbot.generate.levels import make_level
+from flowbot.live.clock import ManualClock
 from flowbot.modes.auto_clear import AutoClear
 from tests.simulated_game import SimulatedGame
 
@@ -23,7 +24,7 @@ def levels():
 
 def run(game, tmp_path, count, settings=FAST, **options) -> AutoClear:
     """A loop on the simulated game, with waits short enough for a test."""
-    loop = AutoClear(game, game, settings, None, count, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(game, game, settings, None, count, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.2, **options)  # fmt: skip
     return loop
 
@@ -153,7 +154,7 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
     two = [Control(10, 10, 60, 20, "Next", "push-button"), Control(100, 150, 60, 20, "->", "text")]
     monkeypatch.setattr(live_loop, "next_controls", lambda *args: iter(two))
     pointer = RecordingPointer()
-    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, clock=ManualClock())
     loop.wait_for_board = lambda previous, first=False, timeout=None: None  # no new level ever reads
     assert loop._press_controls(["A.A"], None) is None
     assert [kind for kind, _, _ in pointer.events].count("down") == presses
@@ -175,7 +176,7 @@ def test_a_click_the_game_missed_is_given_again_while_its_window_shows_as_before
         live_loop, "next_controls", lambda *args: iter([Control(10, 10, 60, 20, "NEXT", "push-button")])
     )
     pointer = RecordingPointer()
-    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, clock=ManualClock())
     came = object()
 
     def presses() -> int:
@@ -219,7 +220,7 @@ def test_words_read_on_the_won_board_are_never_pressed(
     word = Control(100, 100, 30, 20, label, kind)  # inside the board
     monkeypatch.setattr(live_loop, "next_controls", lambda *args: iter([word]))
     pointer = RecordingPointer()
-    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, clock=ManualClock())
     loop.wait_for_board = lambda previous, first=False, timeout=None: None
     loop.still_won = lambda frame: still_won
     loop._before_drawing = screen.grab(None)  # the control showed before drawing: pressed once at most
@@ -320,7 +321,7 @@ def test_after_a_box_closes_on_the_won_level_the_control_beside_the_board_moves_
     ]
     monkeypatch.setattr(live_loop, "next_controls", lambda *args: iter(found.pop(0)))
     pointer = RecordingPointer()
-    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None)
+    loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, clock=ManualClock())
     loop.still_won = lambda frame: not (frame.pixels == 220).any()
     came = object()
     presses = []
@@ -369,7 +370,7 @@ def test_a_board_that_shows_still_is_read_once_and_one_that_moves_at_every_look(
     sliding = [draw_look(puzzle, style="lines", cell=50, origin=(40 + shift, 60), size=(420, 460))
                for shift in (30, 20, 10, 0)]  # fmt: skip
     for frames, reads in (([still], 1), (sliding, 2)):
-        loop = AutoClear(ImageScreen(frames), RecordingPointer(), artifacts=tmp_path, sleep=lambda _: None)
+        loop = AutoClear(ImageScreen(frames), RecordingPointer(), artifacts=tmp_path, clock=ManualClock())
         looked = []
         read = loop.read
         loop.read = lambda pixels, read=read, looked=looked: looked.append(1) or read(pixels)
@@ -388,6 +389,7 @@ def test_while_the_level_just_played_still_shows_the_looks_come_sooner(tmp_path)
     from flowbot.capture.screen import ImageScreen
     from flowbot.live.loop import POLL, STILL_POLL
     from tests.boards import canonical
+    from tests.clocks import HookedClock
     from tests.images import draw_look
 
     won, following = (make_level(6, 6, 5, random.Random(seed)).puzzle for seed in (3, 4))
@@ -395,7 +397,7 @@ def test_while_the_level_just_played_still_shows_the_looks_come_sooner(tmp_path)
     new = draw_look(following, style="lines", cell=50, origin=(40, 60), size=(420, 460))
     pauses: list[float] = []
     loop = AutoClear(ImageScreen([old, old, old, new]), RecordingPointer(), artifacts=tmp_path,
-                     sleep=pauses.append)  # fmt: skip
+                     clock=HookedClock(pauses.append))  # fmt: skip
     scene = loop.wait_for_board(canonical(won.to_rows()))
     assert scene is not None and scene.rows == canonical(following.to_rows())
     assert STILL_POLL < POLL and pauses == [STILL_POLL, STILL_POLL, STILL_POLL, POLL]
@@ -414,7 +416,7 @@ def test_the_wait_for_the_next_board_starts_from_the_look_that_showed_the_level_
     new = draw_look(following, style="lines", cell=50, origin=(40, 60), size=(420, 460))
     for seeded, reads in ((False, 2), (True, 1)):
         loop = AutoClear(ImageScreen([old, old, new]), RecordingPointer(), artifacts=tmp_path,
-                         sleep=lambda _: None)  # fmt: skip
+                         clock=ManualClock())  # fmt: skip
         if seeded:
             loop.won_on(Frame(old), loop.read(old))
         looked = []

@@ -157,7 +157,7 @@ def levels():
 
 def clear(game: BareLinesGame, count: int, tmp_path):
     """Run the live loop on the game for `count` levels."""
-    loop = AutoClear(game, game, FAST, None, count, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(game, game, FAST, None, count, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     return loop.run()
 

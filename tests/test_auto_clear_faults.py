@@ -52,7 +52,7 @@ class FaultyGame(SimulatedGame):
 @pytest.mark.parametrize("fault", [{"lossy": 0.05}, {"lossy": 0.2}, {"last_step": 0.3}], ids=str)
 def test_no_level_is_claimed_that_the_game_did_not_take(levels, tmp_path, fault):
     game = FaultyGame(levels, **fault)
-    loop = AutoClear(game, game, FAST, None, 5, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(game, game, FAST, None, 5, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
     report = loop.run()
     solved = [result.solved for result in game.results] + [game.session.board.complete]
@@ -96,7 +96,7 @@ def test_a_flow_the_game_lost_twice_in_a_row_is_drawn_again_while_no_more_flows_
     # The first flow lost on the first try and on its redraw: one flow broken after each try, no
     # fewer, yet each redraw is a fresh chance for a game that loses input now and then.
     game = StubbornGame(levels[:1], flow=0, times=2)
-    loop = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
     report = loop.run()
     assert report.cleared == 1, report.stopped
@@ -109,25 +109,22 @@ def test_a_win_dialog_that_closes_by_itself_is_pressed_with_no_second_reading(le
     from flowbot.capture import ocr
     from flowbot.game.faults import Faults, FaultSpec
 
-    now = [0.0]
-    game = SimulatedGame(levels[:2], clock=lambda: now[0])
-    game.view.faults = game.view.controls.faults = Faults(FaultSpec(dialog_closes=True), clock=lambda: now[0])
+    game = SimulatedGame(levels[:2])
+    clock = game.clock
+    game.view.faults = game.view.controls.faults = Faults(FaultSpec(dialog_closes=True), clock=clock)
 
     def slow(read):
         """`read`, costing the game's clock 0.3 s a call."""
 
         def reading(*args, **kwargs):
-            now[0] += 0.3
+            clock.advance(0.3)
             return read(*args, **kwargs)
 
         return reading
 
     monkeypatch.setattr(ocr, "read_lines", slow(ocr.read_lines))  # every label is read through it
 
-    def sleep(seconds: float) -> None:
-        now[0] += seconds
-
-    loop = AutoClear(game, game, FAST, None, 2, artifacts=tmp_path, sleep=sleep,
+    loop = AutoClear(game, game, FAST, None, 2, artifacts=tmp_path, clock=clock,
                      settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
     report = loop.run()
     assert report.cleared == 2, report.stopped

@@ -49,7 +49,7 @@ def test_every_look_is_cleared_with_no_setting_for_it(name, levels, tmp_path):
         pytest.skip("tesseract is not installed")
     variant, size = LOOKS[name]
     game = SimulatedGame(levels, size=size, variant=variant)
-    loop = AutoClear(game, game, FAST, None, 3, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(game, game, FAST, None, 3, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     report = loop.run()
     assert report.cleared == 3, report.summary()
@@ -59,11 +59,11 @@ def test_every_look_is_cleared_with_no_setting_for_it(name, levels, tmp_path):
 
 def test_started_while_a_win_is_showing_over_a_board_it_cannot_read_it_presses_nothing(levels, tmp_path):
     game = SimulatedGame(levels, variant=Variant(look=Look(next_button="text")))
-    solved = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    solved = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
                        settle_timeout=1.0, verify_timeout=0.3).run()  # fmt: skip
     assert solved.cleared == 1 and game.session.board.complete  # level 1 won, its button showing
     presses = game.presses
-    report = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    report = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
                        settle_timeout=1.0, verify_timeout=0.3).run()  # fmt: skip
     # The drawn board under the button does not read as a level: pressing "Next Level" there could
     # skip a level never played, so the run stops and says so.
@@ -75,10 +75,10 @@ def test_started_on_a_win_dialog_that_says_its_level_was_won_it_presses_that_dia
     if not ocr.available():
         pytest.skip("tesseract is not installed")
     game = SimulatedGame(levels)
-    AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
               settle_timeout=1.0, verify_timeout=0.3).run()  # fmt: skip
     assert game.session.board.complete  # level 1 won, "You completed the level" and its button showing
-    report = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    report = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
                        settle_timeout=1.0, verify_timeout=0.3).run()  # fmt: skip
     assert report.cleared == 1 and game.session.level == 2, report.summary()
     assert [result.solved for result in game.results] == [True]  # the level left behind was won
@@ -95,7 +95,7 @@ def test_a_level_that_will_not_verify_names_the_cells(levels, tmp_path):
             real_down()
 
     game.down = only_the_very_first_press_lands
-    report = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    report = AutoClear(game, game, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
                        settle_timeout=1.0, verify_timeout=0.3).run()  # fmt: skip
     assert report.cleared == 0
     assert "did not take it" in report.stopped and "still empty (row " in report.stopped

@@ -77,7 +77,7 @@ def test_flows_lost_to_the_browsers_drag_and_drop_are_tapped_and_drawn_again(lev
     game = SimulatedGame(levels, variant=Variant(dialog=False), delay=0.0,
                          session=Session(levels, report=results.append))  # fmt: skip
     page = SelectingPage(game)
-    loop = AutoClear(page, page, FAST, None, 2, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(page, page, FAST, None, 2, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     report = loop.run()
     assert report.cleared == 2, report.summary()
@@ -129,7 +129,7 @@ def test_a_flow_the_game_took_part_of_is_drawn_again_with_no_tap(levels, tmp_pat
 
     game = FaultyGame(levels[:1], last_step=1.0)
     pointer = TapCounter(game)
-    loop = AutoClear(game, pointer, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(game, pointer, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
     report = loop.run()
     assert report.cleared == 0 and report.levels[0].retries > 1, report.summary()
@@ -155,7 +155,7 @@ def test_a_flow_drawn_in_part_then_lost_to_the_browser_is_tapped_once_its_drag_s
     # selection and shows nothing new: compared with the board before that try, it is tapped next.
     game = FirstDragCut(levels, variant=Variant(dialog=False), delay=0.0)
     page = SelectingPage(game)
-    loop = AutoClear(page, page, FAST, None, 1, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(page, page, FAST, None, 1, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     report = loop.run()
     assert report.cleared == 1, report.summary()

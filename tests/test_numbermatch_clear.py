@@ -13,6 +13,7 @@ pygame = pytest.importorskip("pygame")
 from flowbot.capture.screen import Frame, Region  # noqa: E402 - after the skip when pygame is missing
 from flowbot.game.numbermatch import NumberMatchView  # noqa: E402
 from flowbot.game.render import surface_to_bgr  # noqa: E402
+from flowbot.live.clock import ManualClock  # noqa: E402
 from flowbot.modes.numbermatch_clear import (  # noqa: E402
     NumberMatchClear,
     _locate,
@@ -80,7 +81,7 @@ def play(seed: int, size: tuple[int, int], count: int, start: int = 27, rules: R
     results: list = []
     game = NumberMatchGame(random.Random(seed), start=start, rules=rules or Rules(), report=results.append)
     view = NumberMatchView(game, size)
-    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, count, sleep=lambda seconds: None)
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, count, clock=ManualClock())
     return loop.run(), results, game
 
 
@@ -108,7 +109,7 @@ def test_a_board_scrolled_down_at_the_start_is_read_from_its_top() -> None:
     game.add()
     view = NumberMatchView(game, (480, 440))
     view.offset = view.layout.max_offset(game.row_count) / 2
-    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, 1, sleep=lambda seconds: None)
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, 1, clock=ManualClock())
     report = loop.run()
     assert report.stopped is None, report.stopped
     assert report.cleared == 1 and results[0].cleared
@@ -153,7 +154,7 @@ def test_a_stop_between_moves_ends_the_run_with_the_button_released() -> None:
         ViewPointer.down(pointer)
 
     pointer.down = down  # type: ignore[method-assign]
-    report = NumberMatchClear(ViewScreen(view), pointer, None, 1, sleep=lambda seconds: None).run()
+    report = NumberMatchClear(ViewScreen(view), pointer, None, 1, clock=ManualClock()).run()
     assert isinstance(report.halt, Interrupted)
     assert report.cleared == 0 and not pointer.held
     assert game.moves <= 2  # the pairs clicked before the stop, and no more
@@ -176,7 +177,7 @@ def test_a_covered_board_stops_the_run_before_the_next_click() -> None:
         return frame
 
     screen.grab = covered  # type: ignore[method-assign]
-    report = NumberMatchClear(screen, pointer, None, 1, sleep=lambda seconds: None).run()
+    report = NumberMatchClear(screen, pointer, None, 1, clock=ManualClock()).run()
     assert isinstance(report.halt, BoardGoneError)
     assert pointer.clicks == 4
 
@@ -193,7 +194,7 @@ def test_a_board_scrolled_by_whole_rows_is_still_read_from_its_top() -> None:
     assert view.offset == pytest.approx(3 * view.layout.cell)
     shown = read_board(ViewScreen(view).grab().pixels, straighten=False)
     assert shown.whole and len(shown.rows) == game.row_count - 3  # it looks whole, and is not
-    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, 1, sleep=lambda seconds: None)
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, 1, clock=ManualClock())
     report = loop.run()
     assert report.stopped is None, report.stopped
     assert report.cleared == 1 and results[0].cleared
@@ -231,7 +232,7 @@ def test_rules_fixed_by_the_caller_are_kept() -> None:
     game = NumberMatchGame(random.Random(5), rules=Rules(diagonals=False), report=results.append)
     view = NumberMatchView(game, (540, 960))
     loop = NumberMatchClear(
-        ViewScreen(view), ViewPointer(view), None, 2, sleep=lambda seconds: None,
+        ViewScreen(view), ViewPointer(view), None, 2, clock=ManualClock(),
         rules=Rules(diagonals=False), fixed=frozenset({"diagonals"}),
     )  # fmt: skip
     report = loop.run()
@@ -248,7 +249,7 @@ def test_a_screen_with_no_board_exits_9_and_the_summary_names_count_only_when_gi
 
     pointer = type("Still", (), {"move": None, "down": None, "up": None})()
     for count in (None, 2):
-        loop = NumberMatchClear(Blank(), pointer, None, count, sleep=lambda seconds: None)  # type: ignore[arg-type]
+        loop = NumberMatchClear(Blank(), pointer, None, count, clock=ManualClock())  # type: ignore[arg-type]
         report = loop.run()
         assert isinstance(report.error, NoBoardError) and exit_code(report) == 4
         counted = report.summary().split(";")[0]
@@ -282,7 +283,7 @@ def test_a_board_the_game_itself_draws_over_ends_it_with_status_4() -> None:
         return frame
 
     screen.grab = dialog  # type: ignore[method-assign]
-    loop = NumberMatchClear(screen, pointer, None, 1, windows=OneWindow(), sleep=lambda seconds: None)
+    loop = NumberMatchClear(screen, pointer, None, 1, windows=OneWindow(), clock=ManualClock())
     report = loop.run()
     assert isinstance(report.error, BoardEndedError) and exit_code(report) == 4
     assert pointer.clicks == 4
@@ -296,7 +297,7 @@ def test_a_line_that_runs_out_with_digits_left_is_planned_again_where_adds_are_u
     game = NumberMatchGame(random.Random(4), rules=rules, report=results.append)
     view = NumberMatchView(game, (540, 960))
     loop = NumberMatchClear(
-        ViewScreen(view), ViewPointer(view), None, 1, sleep=lambda seconds: None,
+        ViewScreen(view), ViewPointer(view), None, 1, clock=ManualClock(),
         rules=rules, fixed=frozenset({"adds_limited"}),
     )  # fmt: skip
     whole = loop.plan

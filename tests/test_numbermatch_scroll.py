@@ -13,6 +13,7 @@ pygame = pytest.importorskip("pygame")
 from flowbot.capture.screen import Frame, Region  # noqa: E402 - after the skip when pygame is missing
 from flowbot.game.numbermatch import NumberMatchView  # noqa: E402
 from flowbot.game.render import surface_to_bgr  # noqa: E402
+from flowbot.live.clock import ManualClock  # noqa: E402
 from flowbot.modes.numbermatch_clear import NumberMatchClear  # noqa: E402
 from flowbot.numbermatch.game import NumberMatchGame  # noqa: E402
 from flowbot.numbermatch.read import read_board  # noqa: E402
@@ -104,7 +105,7 @@ def test_a_page_that_scrolls_only_by_the_wheel_is_read_whole_and_cleared() -> No
     game = NumberMatchGame(random.Random(11), start=35, rules=rules, report=results.append)
     page = WheelPage(game, (480, 1600), height=470, notch=53)
     loop = NumberMatchClear(
-        PageScreen(page), PagePointer(page), None, 1, sleep=lambda seconds: None,
+        PageScreen(page), PagePointer(page), None, 1, clock=ManualClock(),
         rules=rules, fixed=frozenset({"diagonals", "auto_add", "add_when_stuck", "adds_limited"}),
     )  # fmt: skip
     assert game.row_count * page.view.layout.cell > 470 - page.view.layout.area_top  # past the edge
@@ -124,7 +125,7 @@ def test_a_page_scrolled_down_at_the_start_is_read_from_its_top() -> None:
     page = WheelPage(game, (480, 1600), height=470, notch=40)
     page.scroll = 130
     loop = NumberMatchClear(
-        PageScreen(page), PagePointer(page), None, 1, sleep=lambda seconds: None,
+        PageScreen(page), PagePointer(page), None, 1, clock=ManualClock(),
         rules=rules, fixed=frozenset({"diagonals", "auto_add", "add_when_stuck", "adds_limited"}),
     )  # fmt: skip
     report = loop.run()
@@ -166,7 +167,7 @@ def test_a_board_changed_while_scrolling_is_read_again() -> None:
     page = WheelPage(game, (480, 1600), height=470, notch=53)
     pointer = PagePointer(page)
     loop = NumberMatchClear(
-        PageScreen(page), pointer, None, 1, sleep=lambda seconds: None,
+        PageScreen(page), pointer, None, 1, clock=ManualClock(),
         rules=rules, fixed=frozenset({"diagonals", "auto_add", "add_when_stuck", "adds_limited"}),
     )  # fmt: skip
     dealt, scrolling_to_cell = [], []
@@ -209,7 +210,7 @@ def test_a_page_left_scrolled_with_a_row_cut_at_the_edge_is_read_from_its_top() 
     shown = read_board(PageScreen(page).grab().pixels, straighten=False)
     assert shown.whole and len(shown.rows) == game.row_count - 2  # it looks whole, and is not
     loop = NumberMatchClear(
-        PageScreen(page), PagePointer(page), None, 1, sleep=lambda seconds: None,
+        PageScreen(page), PagePointer(page), None, 1, clock=ManualClock(),
         rules=rules, fixed=frozenset({"diagonals", "auto_add", "add_when_stuck", "adds_limited"}),
     )  # fmt: skip
     loop.scroll_way = "wheel"  # found earlier in the run

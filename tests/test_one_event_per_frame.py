@@ -15,6 +15,7 @@ from flowbot.act.pointer import PyAutoGuiPointer
 from flowbot.act.tuning import LADDER, Tuner, start_tuner
 from flowbot.generate.levels import make_level
 from flowbot.modes.auto_clear import AutoClear
+from tests.clocks import TimeOf
 from tests.test_tuning import game_with
 
 FRAME = 1 / 60
@@ -142,31 +143,11 @@ def moves_lost(share: float, seed: int) -> Callable[[str, list[str]], bool]:
     return lambda kind, taken: kind == "move" and chance.random() < share
 
 
-# The game whose clock the live loop's deadlines read (see game_clock).
-_CLOCKS: list[FlushingGame] = []
-
-
-@pytest.fixture(autouse=True)
-def game_clock(monkeypatch):
-    """The live loop's deadlines on the simulated game's clock (set by loop_on), not the wall clock: on
-    a busy machine fewer looks fit in a wall-clock timeout, fewer simulated frames pass, and a seed's
-    run was not the same run twice (CI: one in two runs of 2208 failed a stalling seed)."""
-    import time
-
-    _CLOCKS.clear()
-    simulated = SimpleNamespace(
-        monotonic=lambda: _CLOCKS[-1].now if _CLOCKS else time.monotonic(),
-        perf_counter=time.perf_counter,
-        sleep=time.sleep,
-    )
-    monkeypatch.setattr("flowbot.live.loop.time", simulated)
-    monkeypatch.setattr("flowbot.modes.auto_clear.time", simulated)
-
-
 def loop_on(game: FlushingGame, pointer, count: int, tmp_path) -> AutoClear:
-    """The live loop with the defaults and self-tuning, quick timeouts, on the simulated clock."""
-    _CLOCKS.append(game)
-    loop = AutoClear(game, pointer, PointerSettings(), None, count, artifacts=tmp_path, sleep=game.sleep,
+    """The live loop with the defaults and self-tuning, quick timeouts, on the simulated game's clock
+    (not the wall clock: on a busy machine fewer looks fit in a wall-clock timeout, fewer simulated
+    frames pass, and a seed's run was not the same run twice)."""
+    loop = AutoClear(game, pointer, PointerSettings(), None, count, artifacts=tmp_path, clock=TimeOf(game),
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     loop.tuner = start_tuner(PointerSettings())
     return loop

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from flowbot.act.plan import PointerSettings, Stroke, plan_strokes, travel
+from flowbot.act.tuning import LADDER
 from flowbot.generate.levels import make_level
 from flowbot.model import Geometry, Solution
 from flowbot.solve.sat import solve
@@ -177,3 +178,17 @@ def test_a_flow_to_avoid_starting_from_a_dot_starts_from_its_other_dot():
     )
     assert all(stroke.cells[0] != starts[stroke.color] for stroke in again)
     assert all(stroke.cells[-1] == starts[stroke.color] for stroke in again)
+
+
+@pytest.mark.parametrize("rung", LADDER, ids=[rung.name for rung in LADDER])
+def test_every_stroke_on_every_rung_ends_with_a_move_inside_its_last_cell(rung):
+    # A game that adds the cell under the pointer one motion late (issue 34) takes the last cell only
+    # on a motion after the pointer got there, before the release: every rung, the fastest too.
+    geometry = geometry_for(9, 9)
+    for solution in SOLUTIONS:
+        for stroke in plan_strokes(solution, geometry, rung.settings):
+            last = stroke.cells[-1]
+            *_, before, moved, back = stroke.points
+            assert geometry.cell_at(*before) == last
+            assert geometry.cell_at(*moved) == last and moved != before
+            assert geometry.cell_at(*back) == last

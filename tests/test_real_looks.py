@@ -15,6 +15,7 @@ from flowbot.capture.colors import find_dots
 from flowbot.capture.read import grid_between, read_known_grid, read_puzzle
 from flowbot.capture.screenshot import read_screenshot
 from flowbot.errors import CaptureError
+from flowbot.live.clock import ManualClock
 from flowbot.model import Geometry, Puzzle
 from flowbot.solve.sat import solve
 from tests.boards import canonical
@@ -329,7 +330,7 @@ def test_each_level_is_found_afresh_when_the_size_and_place_change(tmp_path):
         draw_tiles(first, cell=40, size=(1600, 1000), origin=(700, 400)),
         draw_tiles(second, cell=52, size=(1600, 1000), origin=(300, 150)),
     ]
-    loop = AutoClear(ImageScreen(frames), RecordingPointer(), artifacts=tmp_path, sleep=lambda _: None)
+    loop = AutoClear(ImageScreen(frames), RecordingPointer(), artifacts=tmp_path, clock=ManualClock())
     sighting = loop.wait_for_board(None)
     assert sighting is not None and sighting.rows == canonical(first.to_rows())
     following = loop.wait_for_board(sighting.rows, timeout=1.0)

@@ -30,7 +30,7 @@ def levels():
 
 def loop_on(game: SimulatedGame, tmp_path) -> AutoClear:
     """The live loop on the in-process game, with short waits."""
-    return AutoClear(game, game, FAST, None, artifacts=tmp_path, sleep=lambda s: None,
+    return AutoClear(game, game, FAST, None, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
 
 

@@ -16,6 +16,7 @@ from flowbot.act.tuning import start_tuner
 from flowbot.capture import ocr
 from flowbot.capture.ocr import Word
 from flowbot.game.trial import LevelMaker, TrialSession, generated
+from flowbot.live.clock import ManualClock
 from flowbot.live.game_over import game_over_message
 from flowbot.modes.auto_clear import AutoClear
 from tests.simulated_game import SimulatedGame
@@ -23,18 +24,11 @@ from tests.simulated_game import SimulatedGame
 FAST = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0, settle=False)
 
 
-class Clock:
+class Clock(ManualClock):
     """Game time that moves on as the bot looks at the screen and waits (no real waiting)."""
 
     def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        """The bot waits: game time passes."""
-        self.now += seconds
+        super().__init__(100.0)
 
 
 class TimedGame(SimulatedGame):
@@ -46,7 +40,7 @@ class TimedGame(SimulatedGame):
 
     def grab(self, region=None):
         """What the screen shows, a moment later."""
-        self.clock.now += self.per_grab
+        self.clock.advance(self.per_grab)
         return super().grab(region)
 
 
@@ -67,7 +61,7 @@ def test_a_time_trial_is_played_to_its_end_screen_and_stops_cleanly(trial, tmp_p
         pytest.skip("tesseract is not installed")
     session, clock, results = trial
     game = TimedGame(None, session=session, clock=clock, per_grab=per_grab)
-    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, clock=clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     report = loop.run()
     assert session.over
@@ -86,7 +80,7 @@ def test_a_tuned_run_plays_the_trial_too(trial, tmp_path):
         pytest.skip("tesseract is not installed")
     session, clock, _ = trial
     game = TimedGame(None, session=session, clock=clock, per_grab=0.05)
-    loop = AutoClear(game, game, PointerSettings(), None, None, artifacts=tmp_path, sleep=clock.sleep,
+    loop = AutoClear(game, game, PointerSettings(), None, None, artifacts=tmp_path, clock=clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     loop.tuner = start_tuner(PointerSettings())
     report = loop.run()
@@ -134,7 +128,7 @@ def test_a_level_the_game_did_not_take_is_not_counted_because_the_clock_line_say
         pytest.skip("tesseract is not installed")
     session, clock, results = trial
     game = DroppingGame(None, session=session, clock=clock, per_grab=0.05, drop_on=2)
-    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, clock=clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     report = loop.run()
     assert game.strokes >= 1, "the dropped level was never played"
@@ -174,7 +168,7 @@ def test_a_half_drawn_level_read_as_another_board_is_drawn_again_not_counted(tri
         return reading
 
     monkeypatch.setattr(auto_clear, "read_puzzle", misreading)
-    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, clock=clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     report = loop.run()
     assert misreads, "the half-drawn board was never read"
@@ -265,10 +259,10 @@ def test_the_end_screen_shown_over_a_level_not_taken_is_no_win(trial, tmp_path):
     def up_then_time_is_up():
         real_up()
         if session.solved == 1 and game.strokes == 1:
-            clock.now += 10  # the trial ends after the second level's first (lost) stroke
+            clock.advance(10)  # the trial ends after the second level's first (lost) stroke
 
     game.up = up_then_time_is_up
-    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, sleep=clock.sleep,
+    loop = AutoClear(game, game, FAST, None, None, artifacts=tmp_path, clock=clock,
                      settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     report = loop.run()
     assert report.stopped.startswith("the game is over: Time's up!"), report.summary()

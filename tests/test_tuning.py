@@ -20,6 +20,7 @@ from flowbot.game.session import Session
 from flowbot.generate.levels import make_level
 from flowbot.modes.auto_clear import AutoClear
 from flowbot.profiles import Profile, load_profile, save_profile, save_tuned
+from tests.clocks import HookedClock
 from tests.simulated_game import SimulatedGame
 
 
@@ -188,8 +189,8 @@ class PerFrameGame:
 
 def loop_for(screen, pointer, sleep, count: int, tmp_path) -> AutoClear:
     """The live loop with the defaults and self-tuning, quick timeouts."""
-    loop = AutoClear(screen, pointer, PointerSettings(), None, count, artifacts=tmp_path, sleep=sleep,
-                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    loop = AutoClear(screen, pointer, PointerSettings(), None, count, artifacts=tmp_path,
+                     clock=HookedClock(sleep), settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     loop.tuner = start_tuner(PointerSettings())
     return loop
 

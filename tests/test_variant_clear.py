@@ -35,7 +35,7 @@ class KnowingClear(VariantClear):
 
 def loop_on(game: SimulatedGame, tmp_path, count: int, kind=VariantClear):
     """A loop on the simulated game, with waits short enough for a test."""
-    loop = kind(game, game, FAST, None, count, artifacts=tmp_path, sleep=lambda s: None,
+    loop = kind(game, game, FAST, None, count, artifacts=tmp_path, clock=game.clock,
                 settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
     if isinstance(loop, KnowingClear):
         loop.game = game

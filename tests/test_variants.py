@@ -49,7 +49,7 @@ def test_a_tiled_board_is_played_to_the_end(puzzles, tmp_path):
     game = SimulatedGame(puzzles[:2])
     game.renderer = Renderer(THEMES["tiles, legacy palette"])
     fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
-    loop = AutoClear(game, game, fast, None, 2, artifacts=tmp_path, sleep=lambda s: None,
+    loop = AutoClear(game, game, fast, None, 2, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.2)  # fmt: skip
     report = loop.run()
     assert report.cleared == 2, report.summary()

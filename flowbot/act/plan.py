@@ -37,7 +37,7 @@ class PointerSettings:
     move_delay: float = 0.02  # seconds after each move: one frame at 50 fps
     release_pause: float = 0.05  # before releasing, so the last cell is registered
     flow_pause: float = 0.05  # between flows (half after a release, half before the next press)
-    settle: bool = True  # a small move inside the last cell, for games that need it before release
+    settle: bool = True  # onto each flow's first dot in two resting moves (see draw_strokes)
     # For a game that reads the pointer once a frame (where it rests, whether the button is down), to
     # which what happens within a frame is one look: the first move (still in the first cell) goes with
     # the press, in its frame, and the pause between flows is one frame clocked from the release, the
@@ -111,11 +111,13 @@ def plan_strokes(
         # moved past a threshold takes the cell under it then as the start.
         points.insert(1, _toward(points[0], points[1], LEAD_IN * size))
         lifts = [lift + 1 for lift in lifts]
-        if settings.settle:
-            # Nudge inside the last cell and come back: some games register a cell only on a move within it.
-            x, y = points[-1]
-            nudge = size * 0.15
-            points.extend([(x + nudge, y), (x, y)])
+        # Every stroke, on every rung, nudges inside its last cell and comes back with the button held:
+        # some games add the cell under the pointer (and run their win check) one motion late, so a
+        # stroke released right after reaching its last cell leaves the level a cell short while the
+        # screen shows it joined.
+        x, y = points[-1]
+        nudge = size * 0.15
+        points.extend([(x + nudge, y), (x, y)])
         strokes.append(Stroke(color, tuple(path), tuple(points), tuple(lifts)))
     return strokes
 

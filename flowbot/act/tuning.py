@@ -24,7 +24,7 @@ class Rung:
 
 
 def _fast(jumps: bool, pause: float, per_frame: bool = False) -> PointerSettings:
-    """One point per cell or turn, `pause` after each move and between flows, no settle nudge. No
+    """One point per cell or turn, `pause` after each move and between flows, no resting approach. No
     rest before releasing: the rest after the last move already holds the last point for a frame,
     and a game that reads the pointer once a frame takes a release where the last frame saw it."""
     return PointerSettings(

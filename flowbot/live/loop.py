@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -38,6 +37,7 @@ from flowbot.capture.ocr import Word, read_words, read_words_in_bands, text_band
 from flowbot.capture.screen import Frame, Region, Screen, region_around
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError, FlowbotError
+from flowbot.live.clock import Clock, SystemClock
 from flowbot.live.controls import (
     RememberedControl,
     cut,
@@ -94,7 +94,7 @@ class LiveLoop:
     artifacts: Path = field(default_factory=default_folder)  # where failure screenshots go
     settle_timeout: float = 8.0  # seconds to wait for the next level's board
     verify_timeout: float = 2.0  # seconds for the game to show a drawn level as done
-    sleep: Callable[[float], None] = time.sleep
+    clock: Clock = field(default_factory=SystemClock)  # every wait and deadline (a fake one in tests)
     stop_requested: bool = False
     screen_bounds: Region | None = None
     advance: str = "dialog"  # how the game moves on: dialog, instant (by itself) or arrow
@@ -115,6 +115,9 @@ class LiveLoop:
     _dialog_control: RememberedControl | None = None
     _before_drawing: Frame | None = None  # the screen the level was read from, before any stroke
     _won_look: tuple[Frame, BoardReading] | None = None  # see won_on
+    # The frame on which a dialog new since drawing showed with a button that does not say to move on
+    # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
+    _other_dialog: tuple[Frame, bool] | None = None
 
     # --- what a game plugs in --------------------------------------------------------------------------
 
@@ -186,6 +189,7 @@ class LiveLoop:
         dialog read on an earlier level is not this level's."""
         self._before_drawing = scene.frame
         self._dialog_control = None
+        self._other_dialog = None
 
     def won_on(self, frame: Frame, reading: BoardReading) -> None:
         """Note the look that showed the level just played won (with the level as read): the wait for
@@ -234,7 +238,7 @@ class LiveLoop:
         """Read the screen until a board that is not the last one reads the same twice in a row
         (a board still sliding in reads differently); None when none came in time."""
         limit = timeout if timeout is not None else (2.0 if first else self.settle_timeout)
-        deadline = time.monotonic() + limit
+        deadline = self.clock.now() + limit
         last_rows = None
         # The last look: its frame, what it read, and how long that read took.
         last: tuple[Frame, BoardReading | None, float] | None = None
@@ -243,7 +247,7 @@ class LiveLoop:
             last, last_rows = (*self._won_look, 0.0), previous
         self._won_look = None
         while True:
-            started = time.perf_counter()
+            started = time.perf_counter()  # the work's own duration, for the report: not a wait
             frame = self.screen.grab(self.region)
             captured = time.perf_counter()
             if last is not None and _unchanged(last[0], frame, last[1]):
@@ -263,9 +267,9 @@ class LiveLoop:
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
                 return Scene(frame, reading, (captured - started) * 1000, read_ms)
             last_rows, last = rows, (frame, reading, read_ms)
-            if time.monotonic() > deadline:
+            if self.clock.now() > deadline:
                 return None
-            self.sleep(STILL_POLL if previous is not None and rows == previous else POLL)
+            self.clock.sleep(STILL_POLL if previous is not None and rows == previous else POLL)
 
     def _next_rows(self, frame: Frame, reading: BoardReading, previous: list[str]) -> list[str] | None:
         """A board read after a level, as rows: `previous` while that level still shows (read right,
@@ -294,6 +298,7 @@ class LiveLoop:
         if hasattr(self.pointer, "guard") and not self.dry_run:
             dots = [cell for pair in puzzle.endpoints for cell in pair]
             self.pointer.guard = BoardGuard.arm(self.screen, frame, board, dots, self.windows)
+            self.pointer.guard.sleep = self.clock.sleep
         bounds = getattr(self.pointer, "bounds", None)
         if self.region is not None or bounds is None:
             return
@@ -349,7 +354,20 @@ class LiveLoop:
                 if moves_on:
                     self._dialog_control = remember(frame, Control(*box, label, "flow-button"))
             self._dialog_moves_on = (box, moves_on)
+        if not self._dialog_moves_on[1] and self._other_dialog is None:
+            self._other_dialog = (frame, False)
         return self._dialog_moves_on[1]
+
+    def dialog_says_won(self, window: Region | None, scene: Scene) -> bool:
+        """True when a dialog new since drawing, whose button does not say to move on (a pack's last
+        level offers "restart pack"), has win words ("Level complete") that were not there before: read
+        once, on the very frame it showed on, as a dialog may close by itself before a later look."""
+        if self._other_dialog is None or self._other_dialog[1]:
+            return False
+        frame = self._other_dialog[0]
+        self._other_dialog = (frame, True)
+        shown = cut(frame, window or Region(frame.left, frame.top, *frame.pixels.shape[1::-1]))
+        return self.says_won(shown, read_words(shown), scene)
 
     def new_button(self, scene: Scene, window: Region | None) -> bool:
         """True when the game's window shows a push button labelled to move on ("Next Level") that
@@ -561,7 +579,7 @@ class LiveLoop:
         if window is not None and bounds is not None and self.region is None:
             self.pointer.bounds = window
         try:
-            click(self.pointer, *target, hold=CLICK_HOLD, approach=CLICK_APPROACH, sleep=self.sleep)
+            click(self.pointer, *target, hold=CLICK_HOLD, approach=CLICK_APPROACH, sleep=self.clock.sleep)
         finally:
             if bounds is not None and self.region is None:
                 self.pointer.bounds = bounds
@@ -636,10 +654,10 @@ class _Levels:
         """Move on and return the next level's board, the wait kept with the level just played; with
         none, the stop names the end screen, or what was tried with a picture that explains."""
         loop = self.loop
-        started = time.perf_counter()
+        started = loop.clock.now()
         following = loop.next_level(scene)
         last = self.report.levels[-1]
-        waited = replace(last.timing, next_ms=(time.perf_counter() - started) * 1000)
+        waited = replace(last.timing, next_ms=(loop.clock.now() - started) * 1000)
         self.report.levels[-1] = replace(last, timing=waited)
         if following is None:
             over = loop.game_over(scene.geometry)

@@ -52,9 +52,9 @@ class Timing:
         return self.capture_ms + self.read_ms + self.solve_ms + self.plan_ms
 
 
-# What shows a level won, as `won_by` says it: every join of every path on screen, or a win signal
-# that was not there before drawing (a dialog, win words, a new level in its place).
-WON_BY = ("joins", "dialog", "message", "new level")
+# What shows a level won, as `won_by` says it: the game's own word, never the picture alone: a win
+# signal that was not there before drawing (a dialog, win words, a new level in its place).
+WON_BY = ("dialog", "message", "new level")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +65,10 @@ class Evidence:
     won_by: str | None
     cells: tuple[Cell, ...] = ()
     joins: tuple[Join, ...] = ()
-    # Every join showed, but the game neither marked the cells nor gave a sign: with pipes drawn as
-    # bare lines, a flow the game took looks like one whose release it never saw.
+    # Every join showed, but the game gave no sign it took the level (drawn, unconfirmed): a flow the
+    # game took looks like one whose release it never saw.
     unconfirmed: bool = False
+    against: tuple[str, ...] = ()  # the game's counters that said it had not taken it ("flows 4/5")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,7 @@ class LevelResult:
     won_by: str = ""  # one of WON_BY when cleared (empty in a dry run)
     missing_cells: tuple[Cell, ...] = ()  # when not cleared: cells not showing their flow
     missing_joins: tuple[Join, ...] = ()  # when not cleared: joins of consecutive cells not showing
+    unconfirmed: str = ""  # when not cleared though drawn: why the game's word never came
 
     def record(self) -> dict:
         """The level as JSON keys (cells as [row, col])."""
@@ -94,6 +96,7 @@ class LevelResult:
             "retries": self.retries,
             "missing_cells": [list(cell) for cell in self.missing_cells],
             "missing_joins": [[list(a), list(b)] for a, b in self.missing_joins],
+            "unconfirmed": self.unconfirmed or None,
         }
 
 
@@ -160,8 +163,18 @@ def not_shown(evidence: Evidence) -> str:
     if evidence.joins:
         parts.append(f"{len(evidence.joins)} join(s) not shown ({joins})")
     if not parts and evidence.unconfirmed:
-        return (
-            "every flow shows joined, but the game gave no sign it took the level (no dialog, message or "
-            "new level, and its cells show no mark of their flows, only bare lines)"
-        )
+        return unconfirmed_reason(evidence)
     return ", ".join(parts) or "no win showed"
+
+
+def unconfirmed_reason(evidence: Evidence) -> str:
+    """Why a level drawn whole did not count, in words: the game gave no sign, or said otherwise."""
+    said = (
+        f"; its own counters say it has not: {', '.join(repr(text) for text in evidence.against)}"
+        if evidence.against
+        else ""
+    )
+    return (
+        "every flow shows joined, but the game gave no sign that it took the level (no new level, "
+        f"dialog, move-on button or win words){said}; flowbot counts a level only on the game's word"
+    )

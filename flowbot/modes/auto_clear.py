@@ -1,7 +1,10 @@
 """Auto-clear on classic Flow: the live loop (flowbot.live.loop) with Flow's reader, solver and
-stroke planner, and its own evidence that a level was taken: every join of every path shown on the
-screen (the pipe's colour across the edge between each pair of consecutive cells, into both dots),
-else a win signal that was not there before drawing. A flow one step short is drawn again, never
+stroke planner. A level counts only when the game confirms it: a new level in its place, or a win
+signal that was not there before drawing (a dialog, a move-on button, win words). Every join of every
+path shown on the screen (the pipe's colour across the edge between each pair of consecutive cells,
+into both dots) is only "drawn": the game may still not have taken it (a release it missed, a cell it
+adds one motion late), so the bot waits a moment for the game's sign, then draws again, flow by flow,
+on a slower rung, and at last stops and says so. A flow one step short is drawn again, never
 counted."""
 
 from __future__ import annotations
@@ -26,24 +29,36 @@ from flowbot.capture.verdict import (
     centre_colours,
     inner_cells,
     join_colours,
-    marks_cells,
     missing_cells,
     missing_joins,
     same_level_showing,
     unchanged_cells,
     undrawn_cells,
-    unmarked_cells,
 )
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.live.controls import board_pixels
+from flowbot.live.counters import counters_against
 from flowbot.live.game_over import game_over_message
 from flowbot.live.loop import MISREAD_LOOKS, POLL, LiveLoop
-from flowbot.live.report import AutoClearError, Evidence, GameOver, LevelResult, Report, Timing, not_shown
+from flowbot.live.report import (
+    AutoClearError,
+    Evidence,
+    GameOver,
+    LevelResult,
+    Report,
+    Timing,
+    not_shown,
+    unconfirmed_reason,
+)
 from flowbot.live.scene import Scene
 from flowbot.model import Cell, Geometry, Puzzle, Solution
 from flowbot.solve.sat import solve
 
 log = logging.getLogger(__name__)
+
+# Seconds the game gets to give its word (a dialog, a new level, win words) once every join of the
+# level shows: only a game that gives no sign waits it all, and then the level is not counted.
+SIGN_WAIT = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +129,8 @@ class AutoClear(LiveLoop):
         most = attempts + len(solution.paths)
         was_broken = len(solution.paths) + 1
         attempt = -1
+        order = [stroke.color for stroke in strokes]  # the flows in the order they were drawn
+        redrawn = 0  # flows drawn again, one a try, after a look found every flow joined but no sign
         starts: dict[int, Cell] = {}  # the cell each flow's last stroke began on
         untouched: set[int] = set()  # flows whose last stroke left every cell as it was
         last_look = self._undrawn  # the board before the last try: none yet
@@ -128,7 +145,7 @@ class AutoClear(LiveLoop):
                     # act/plan.py's _tap): a page left with a selection by earlier drags takes a drag
                     # from inside it as the browser's drag-and-drop, and the game sees nothing.
                     draw_strokes(
-                        self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep,
+                        self.pointer, strokes, settings, lambda: self.stop_requested, self.clock.sleep,
                         tap_first=untouched,
                     )  # fmt: skip
                 except BoardGoneError as error:
@@ -204,16 +221,21 @@ class AutoClear(LiveLoop):
                 solution, geometry, settings, avoid={stroke.color: stroke.cells[0] for stroke in strokes}
             )
             if evidence.unconfirmed:
-                # Every flow shows joined: the game may have missed the last release, which the flow
-                # drawn last, drawn again, gives it once more.
-                last = strokes[-1].color
-                strokes = [stroke for stroke in planned if stroke.color == last]
+                # Every flow shows joined, and the game said nothing: it may have missed a release
+                # (the picture shows no which). One flow is drawn again a try, the last drawn first,
+                # then back through the others: drawing them all again would risk losing as many.
+                again = order[-1 - redrawn % len(order)]
+                redrawn += 1
+                strokes = [stroke for stroke in planned if stroke.color == again]
             else:
                 strokes = [stroke for stroke in planned if stroke.color in broken] or planned
         failure = self.screen.grab(self.region)
         self.save_failure(report, failure, f"level-{number}-not-verified")
         timing = Timing(scene.capture_ms, scene.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
-        report.levels.append(LevelResult(*level, False, attempt, timing, "", evidence.cells, evidence.joins))
+        why = unconfirmed_reason(evidence) if evidence.unconfirmed else ""
+        report.levels.append(
+            LevelResult(*level, False, attempt, timing, "", evidence.cells, evidence.joins, why)
+        )
         raise AutoClearError(
             f"level {number} ({puzzle.size}) was drawn {'twice' if attempt == 1 else f'{attempt + 1} times'} "
             f"but the game did not take it: {not_shown(evidence)}"
@@ -266,7 +288,7 @@ class AutoClear(LiveLoop):
                 if following is not None:
                     scene = following
                     continue
-            self.sleep(0.3)
+            self.clock.sleep(0.3)
             again = self.wait_for_board(None, timeout=1.0)
             scene = again or scene
         puzzle = scene.reading.puzzle
@@ -312,7 +334,7 @@ class AutoClear(LiveLoop):
         before : centre_colours of the board before drawing; joins : join_colours before drawing;
         starts : the cell each flow's last stroke began on (a game may leave that dot's cell bare)
         """
-        start = time.monotonic()
+        start = self.clock.now()
         deadline = start + (self.verify_timeout if timeout is None else timeout)
         # A game busy catching up with the strokes still changes its picture: judge only once it
         # has stopped changing (or after three times the time asked for).
@@ -325,6 +347,8 @@ class AutoClear(LiveLoop):
         window = self.window_of(scene.geometry)
         looked_for_words = not words
         looked_for_controls = False
+        drawn_at: float | None = None  # when every join first showed (the level drawn, not yet confirmed)
+        against: list[str] = []  # the game's counters that say the level is not taken
         dots = scene.dots
         undrawn = self._undrawn or (scene.frame.pixels, scene.reading.geometry)
         while True:
@@ -332,11 +356,13 @@ class AutoClear(LiveLoop):
             old = scene.geometry.shifted(-frame.left, -frame.top)
             # Every join where the board was, on cells the game marks as its flow's; joins on cells
             # left bare wait for the game's own sign (below).
-            missing, marked = _joins_shown(frame.pixels, old, undrawn, solution, flow_rgb, joins, starts)
+            missing = _joins_shown(frame.pixels, old, undrawn, solution, flow_rgb, joins, starts)
             joined = not missing
-            if joined and marked:
-                self.won_on(frame, scene.reading)
-                return Evidence("joins")
+            if joined and drawn_at is None:
+                # Drawn: the game's own word (a dialog, a new level, win words) is still to come; it
+                # gets SIGN_WAIT from now, however short the look asked for.
+                drawn_at = self.clock.now()
+                latest = max(latest, drawn_at + SIGN_WAIT)
             # A win signal counts only while the board, where it can be seen, does not say otherwise:
             # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
             # beside a dialog means a game's "halfway" box or a signal about something else.
@@ -345,6 +371,8 @@ class AutoClear(LiveLoop):
                 log.info("%d cell(s) show as before drawing: no win signal is trusted", len(unfinished))
             if not unfinished and self.new_dialog(frame, old, window, scene):
                 return Evidence("dialog")
+            if not unfinished and self.dialog_says_won(window, scene):
+                return Evidence("message")
             try:
                 seen = self.read(frame.pixels)
             except CaptureError:
@@ -357,13 +385,14 @@ class AutoClear(LiveLoop):
                     return Evidence("new level")
             elif seen is not None and seen.geometry != old:
                 # ...or wherever the board is now (a win banner may have pushed it down).
-                moved, marked = _joins_shown(
+                moved = _joins_shown(
                     frame.pixels, seen.geometry, undrawn, solution, flow_rgb, joins, starts
                 )
                 if not moved:
-                    if marked:
-                        return Evidence("joins")
                     joined = True
+                    if drawn_at is None:
+                        drawn_at = self.clock.now()
+                        latest = max(latest, drawn_at + SIGN_WAIT)
                 missing = moved if len(moved) < len(missing) else missing
             # Most of the board hidden (something over it), or time is up: look for a win message in
             # words ("You won!", "Level complete") that was not there before, once: OCR costs a few
@@ -371,8 +400,13 @@ class AutoClear(LiveLoop):
             board = board_pixels(frame, scene.geometry)
             settled = last_board is not None and np.array_equal(board, last_board)
             last_board = board
-            now = time.monotonic()
-            late = (now > deadline and settled) or now > latest
+            now = self.clock.now()
+            # Once drawn, the game gets SIGN_WAIT to give its word before the level is judged unconfirmed.
+            waited = drawn_at is None or now > drawn_at + SIGN_WAIT
+            late = ((now > deadline and settled) or now > latest) and waited
+            if joined and (late or not in_place):
+                words = True  # drawn: a win message is looked for even on a fast try (see play_level)
+                looked_for_words = looked_for_words and drawn_at is not None and not late
             if not looked_for_controls and not unfinished and (late or not in_place):
                 # A button that moves on, new since the board was read, over or beside the board.
                 looked_for_controls = True
@@ -387,12 +421,15 @@ class AutoClear(LiveLoop):
                     raise GameOver(f"the game is over: {over}")
                 if self.says_won(shown, shown_words, scene):
                     return Evidence("message")
+                against = counters_against(self.words_before(scene), shown_words)
+                if against:
+                    log.info("the game's counters say the level is not taken: %s", ", ".join(against))
             if late:
                 if joined:
-                    return Evidence(None, unconfirmed=True)
+                    return Evidence(None, unconfirmed=True, against=tuple(against))
                 cells = missing_cells(frame.pixels, old, solution, flow_rgb, before)
                 return Evidence(None, tuple(cells), tuple(missing))
-            self.sleep(POLL)
+            self.clock.sleep(POLL)
 
     def _dots_in_place(self, scene: Scene, before: np.ndarray) -> tuple[bool, Frame]:
         """Whether the level's dots still show where they were before drawing (the level is still
@@ -421,17 +458,15 @@ def _joins_shown(
     flow_rgb: tuple[tuple[int, int, int], ...],
     joins: JoinLooks,
     starts: dict[int, Cell] | None,
-) -> tuple[list, bool]:
+) -> list:
     """The solution's joins not shown with the board at `geometry` on `pixels` (a join into a dot the
-    game leaves bare judged outside its cell), and whether the game marks the cells it holds.
+    game leaves bare judged outside its cell).
 
     undrawn : the level's frame before any stroke and the board's geometry on it
     """
     shown = join_colours(pixels, geometry, solution, flow_rgb)
     bare = bare_start_dots(pixels, geometry, *undrawn, solution, starts) if starts else frozenset()
-    missing = missing_joins(shown, joins, solution, flow_rgb, bare)
-    marked = not missing and marks_cells(unmarked_cells(pixels, geometry, *undrawn, solution), solution)
-    return missing, marked
+    return missing_joins(shown, joins, solution, flow_rgb, bare)
 
 
 def parse_region(text: str) -> Region:

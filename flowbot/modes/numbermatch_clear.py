@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import logging
 import statistics
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from flowbot.act.guard import Windows
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
+from flowbot.live.clock import Clock, SystemClock
 from flowbot.live.rounds import play_rounds
 from flowbot.modes.numbermatch_guard import BoardChangedError, NumberMatchGuard
 from flowbot.numbermatch import evidence
@@ -160,15 +159,15 @@ class NumberMatchClear:
         count: int | None,
         *,
         windows: Windows | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        clock: Clock | None = None,
         rules: Rules | None = None,
         fixed: frozenset[str] = frozenset(),
     ) -> None:
         self.screen, self.pointer, self.region, self.count = screen, pointer, region, count
         self.windows = windows
-        self.sleep = sleep
+        self.clock = clock or SystemClock()  # every wait and deadline (a fake one in tests)
         self.guard = NumberMatchGuard(screen, windows, region)
-        self.guard.sleep = sleep
+        self.guard.sleep = self.clock.sleep
         self._view: View | None = None
         self.fenced = False
         self.scrolls = 0  # scrolls made to bring a cell into view, over the run
@@ -216,7 +215,7 @@ class NumberMatchClear:
 
     def play_board(self, board: BoardRun, watch) -> None:
         """Read, solve and play one board until it is cleared (the screen shows it empty)."""
-        started = time.perf_counter()
+        started = self.clock.now()
         scrolls_before = self.scrolls
         cells, adds_left = self.scan(board)
         line = self.plan(cells, adds_left)
@@ -299,21 +298,21 @@ class NumberMatchClear:
             line = self.plan(cells, adds_left)
         board.scrolled = board.scrolled or self.scrolls > scrolls_before
         board.cleared = True
-        board.seconds = time.perf_counter() - started
+        board.seconds = self.clock.now() - started
 
     def wait_for_change(self) -> None:
         """Before a move is taken as refused: the screen must go on showing the board as it was
         before the move for REFUSE_SECONDS (a browser under load takes a click late)."""
         assert self.view is not None
         before = self.view.reading.rows
-        deadline = time.perf_counter() + REFUSE_SECONDS
-        while time.perf_counter() < deadline:
+        deadline = self.clock.now() + REFUSE_SECONDS
+        while self.clock.now() < deadline:
             try:
                 if self.look().reading.rows != before:
                     return
             except NumberMatchReadError:
                 return
-            self.sleep(LOOK_PAUSE)
+            self.clock.sleep(LOOK_PAUSE)
 
     def left_over(self, move: Move) -> bool:
         """After what should have been the board's last pair: True when the board still shows (the
@@ -321,9 +320,9 @@ class NumberMatchClear:
         elsewhere); False when it is gone, or a new board shows (other digits at the pair's cells)."""
         assert self.view is not None
         before = self.view
-        deadline = time.perf_counter() + REFUSE_SECONDS
-        while time.perf_counter() < deadline:
-            self.sleep(LOOK_PAUSE)
+        deadline = self.clock.now() + REFUSE_SECONDS
+        while self.clock.now() < deadline:
+            self.clock.sleep(LOOK_PAUSE)
             try:
                 view = self.look()
             except NumberMatchReadError:
@@ -496,12 +495,12 @@ class NumberMatchClear:
                 view = self.look()
             except NumberMatchReadError as problem:
                 error, previous = problem, None
-                self.sleep(LOOK_PAUSE)
+                self.clock.sleep(LOOK_PAUSE)
                 continue
             if previous is not None and previous.reading.rows == view.reading.rows:
                 return view
             previous = view
-            self.sleep(LOOK_PAUSE)
+            self.clock.sleep(LOOK_PAUSE)
         if previous is not None:
             return previous
         raise NoBoardError(f"no Number Match board reads on the screen: {error}")
@@ -569,7 +568,7 @@ class NumberMatchClear:
             try:
                 view = self.look()
             except NumberMatchReadError:
-                self.sleep(LOOK_PAUSE)
+                self.clock.sleep(LOOK_PAUSE)
                 continue
             top = _locate(expected, view.reading, predicted)
             badge = view.reading.adds_left
@@ -577,7 +576,7 @@ class NumberMatchClear:
                 view.top = top
                 self.view = view
                 return True
-            self.sleep(LOOK_PAUSE)
+            self.clock.sleep(LOOK_PAUSE)
         return False
 
     def next_board_shows(self) -> bool:
@@ -585,16 +584,16 @@ class NumberMatchClear:
         top) and is not the last view of the old one (the screen may not have caught up yet); False
         when none comes within NEW_BOARD_WAIT (a game that ends on a won screen)."""
         old = self.view.reading.rows if self.view is not None else None
-        deadline = time.perf_counter() + NEW_BOARD_WAIT
-        while time.perf_counter() < deadline:
+        deadline = self.clock.now() + NEW_BOARD_WAIT
+        while self.clock.now() < deadline:
             try:
                 view = self.look()
             except NumberMatchReadError:
-                self.sleep(LOOK_PAUSE)
+                self.clock.sleep(LOOK_PAUSE)
                 continue
             if view.reading.whole and view.reading.rows != old:
                 return True
-            self.sleep(LOOK_PAUSE)
+            self.clock.sleep(LOOK_PAUSE)
         return False
 
     # --- acting ------------------------------------------------------------------------------------
@@ -639,7 +638,7 @@ class NumberMatchClear:
                 view.top = top
                 self.view = view
                 return
-            self.sleep(LOOK_PAUSE)
+            self.clock.sleep(LOOK_PAUSE)
         raise BoardChangedError("the board moved and does not show as read any more; stopped before pressing")
 
     def deselect(self, move: Move, cells: tuple[int, ...]) -> None:
@@ -710,7 +709,7 @@ class NumberMatchClear:
         self.guard.check(x, y)
         click(self.pointer, x, y, hold=CLICK_HOLD)
         self.clicks += 1
-        self.sleep(SETTLE)
+        self.clock.sleep(SETTLE)
 
     def scroll(self, view: View, rows: int) -> tuple[View | None, float]:
         """Scroll the board about `rows` rows (positive: later rows come up into view) the way this
@@ -748,7 +747,7 @@ class NumberMatchClear:
         self.guard.arm(view.frame, view.reading)  # the wheel turns over the view just read
         self.guard.check(x, y)
         self.pointer.wheel(x, y, notches)
-        self.sleep(SETTLE)
+        self.clock.sleep(SETTLE)
         self._wheeled = notches
         return notches * (self.notch or grid.cell) / grid.cell
 
@@ -776,12 +775,12 @@ class NumberMatchClear:
                 view = self.look()
             except NumberMatchReadError:
                 previous = None
-                self.sleep(LOOK_PAUSE)
+                self.clock.sleep(LOOK_PAUSE)
                 continue
             if previous is not None and not _moved(previous, view):
                 return view
             previous = view
-            self.sleep(LOOK_PAUSE)
+            self.clock.sleep(LOOK_PAUSE)
         return previous if previous is not None else self.look_steady()
 
     def drag_rows(self, view: View, rows: int) -> None:
@@ -799,12 +798,12 @@ class NumberMatchClear:
         self.pointer.down()
         try:
             for step in range(1, 5):
-                self.sleep(0.01)
+                self.clock.sleep(0.01)
                 self.pointer.move(x, start + (end - start) * step / 4)
-            self.sleep(0.02)
+            self.clock.sleep(0.02)
         finally:
             self.pointer.up()
-        self.sleep(SETTLE)
+        self.clock.sleep(SETTLE)
 
     def _fence(self, view: View) -> None:
         """Keep the pointer on the game (the grid, the "+" under it, an add control found by its

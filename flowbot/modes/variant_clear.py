@@ -104,7 +104,7 @@ class VariantClear(LiveLoop):
         for attempt in range(DRAWS):
             started = time.perf_counter()
             if not self.dry_run:
-                draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.sleep)
+                draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.clock.sleep)
             draw_s += time.perf_counter() - started
             if self.stop_requested:
                 raise AutoClearError("interrupted (Ctrl-C)")
@@ -129,7 +129,7 @@ class VariantClear(LiveLoop):
         """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or
         a new level that was not there when the board was read; win words that were not, at the end
         of it), None when nothing did. A dialog or words already showing before drawing are no win."""
-        deadline = time.monotonic() + self.verify_timeout
+        deadline = self.clock.now() + self.verify_timeout
         window = self.window_of(scene.geometry)
         while True:
             frame = self.screen.grab(self.region)
@@ -142,9 +142,9 @@ class VariantClear(LiveLoop):
                 seen = None
             if seen is not None and seen.puzzle.to_rows() != scene.rows and self.solvable(seen.puzzle):
                 return "new level"  # the game went on by itself
-            if time.monotonic() > deadline:
+            if self.clock.now() > deadline:
                 break
-            self.sleep(POLL)
+            self.clock.sleep(POLL)
         if says_won(read_words(self.screen.grab(window).pixels), self.words_before(scene)):
             return "message"
         return None
@@ -155,7 +155,7 @@ class VariantClear(LiveLoop):
             result = solve(scene.reading.puzzle, timeout=10)
             if result.solution is not None:
                 return scene, result.solution
-            self.sleep(0.3)
+            self.clock.sleep(0.3)
             scene = self.wait_for_board(None, timeout=1.0) or scene
         puzzle = scene.reading.puzzle
         self.save_failure(report, scene.frame, f"level-{number}-misread")
