@@ -16,13 +16,17 @@ class SimulatedGame:
     `variant` (flowbot.game.look.Variant) picks the look and behaviour, drawn by the same GameView as
     the real window: no dialog (the next level loads by itself `delay` seconds of `clock` after a win),
     the shifting board, the win banner, the text button, a small board at the top-left. A session of
-    one's own (a time trial's TrialSession) may be passed as `session`.
+    one's own (a time trial's TrialSession) may be passed as `session`. `faults`
+    (flowbot.game.faults.FaultSpec) switches the game's fault modes on, e.g.
+    `FaultSpec(lost_release=1.0, seed=3)`, `FaultSpec(next_in_place=True)`, `FaultSpec(no_sign=True)`;
+    their dice and the dialog-closes timer run on `clock`.
     """
 
     def __init__(self, levels, size: tuple[int, int] = (540, 960), variant=None, *, clock=time.monotonic,
-                 delay: float | None = None, session=None) -> None:  # fmt: skip
+                 delay: float | None = None, session=None, faults=None) -> None:  # fmt: skip
         import pygame  # drawing on a plain Surface needs no video driver, so none is set
 
+        from flowbot.game.faults import Faults
         from flowbot.game.session import Session
         from flowbot.game.view import NEXT_LEVEL_DELAY, GameView
 
@@ -31,7 +35,11 @@ class SimulatedGame:
         # A session of one's own (e.g. a time trial) reports wherever it was told to.
         self.session = session or Session(levels, report=self.results.append)
         self.view = GameView(
-            self.session, variant, clock=clock, delay=NEXT_LEVEL_DELAY if delay is None else delay
+            self.session,
+            variant,
+            clock=clock,
+            delay=NEXT_LEVEL_DELAY if delay is None else delay,
+            faults=Faults(faults, clock=clock),
         )
         self.controls = self.view.controls
         self.surface = pygame.Surface(size)
