@@ -15,15 +15,19 @@ class SimulatedGame:
     `variant` (flowbot.game.look.Variant) picks the look and behaviour, drawn by the same GameView as
     the real window: no dialog (the next level loads by itself `delay` seconds of `clock` after a win),
     the shifting board, the win banner, the text button, a small board at the top-left. A session of
-    one's own (a time trial's TrialSession) may be passed as `session`. The game's time is `clock`
-    (a ManualClock of its own when none is given): pass `game.clock` to the live loop too, so that the
-    loop's waits are the game's time and no test waits real seconds.
+    one's own (a time trial's TrialSession) may be passed as `session`. `faults`
+    (flowbot.game.faults.FaultSpec) switches the game's fault modes on, e.g.
+    `FaultSpec(lost_release=1.0, seed=3)`, `FaultSpec(next_in_place=True)`, `FaultSpec(no_sign=True)`.
+    The game's time is `clock` (a ManualClock of its own when none is given; the faults' dice and
+    timers run on it): pass `game.clock` to the live loop too, so that the loop's waits are the
+    game's time and no test waits real seconds.
     """
 
     def __init__(self, levels, size: tuple[int, int] = (540, 960), variant=None, *, clock=None,
-                 delay: float | None = None, session=None) -> None:  # fmt: skip
+                 delay: float | None = None, session=None, faults=None) -> None:  # fmt: skip
         import pygame  # drawing on a plain Surface needs no video driver, so none is set
 
+        from flowbot.game.faults import Faults
         from flowbot.game.session import Session
         from flowbot.game.view import NEXT_LEVEL_DELAY, GameView
 
@@ -33,7 +37,11 @@ class SimulatedGame:
         # A session of one's own (e.g. a time trial) reports wherever it was told to.
         self.session = session or Session(levels, report=self.results.append)
         self.view = GameView(
-            self.session, variant, clock=self.clock, delay=NEXT_LEVEL_DELAY if delay is None else delay
+            self.session,
+            variant,
+            clock=self.clock,
+            delay=NEXT_LEVEL_DELAY if delay is None else delay,
+            faults=Faults(faults, clock=self.clock),
         )
         self.controls = self.view.controls
         self.surface = pygame.Surface(size)

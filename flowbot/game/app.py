@@ -7,7 +7,7 @@
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
 Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
-popup-window, skip-arrows, dialog-closes (see flowbot.game.faults).
+popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign (see flowbot.game.faults).
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 With FLOWBOT_GAME_PRESS_LOG naming a file, the game notes its window and each press it takes there
@@ -303,7 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME[:P]",
-        help=f"one of {', '.join(FAULTS)}; lossy and last-step take a chance P, e.g. lossy:0.2"
+        help=f"one of {', '.join(FAULTS)}; lossy, last-step and lost-release take a chance P, e.g."
+        " lossy:0.2"
         " (repeatable; the dice are seeded by --seed, else 0)",
     )
     looks = parser.add_argument_group("variants (imitate other Flow games)")
@@ -419,6 +420,16 @@ def levels_for(args: argparse.Namespace) -> list[Puzzle]:
     return [make(index) for index in range(args.levels)]
 
 
+def _trial_faults(faults: FaultSpec) -> None:
+    """Refuse the faults a time trial cannot play: it already puts the next level in place at a win."""
+    for name, on in (("next-in-place", faults.next_in_place), ("no-sign", faults.no_sign)):
+        if on:
+            raise UsageError(
+                f"--fault {name}: a time trial puts the next level in place at once after a win;"
+                " leave out --time-trial"
+            )
+
+
 def _numbermatch(args: argparse.Namespace) -> int:
     """Run the Number Match window; Flow's level sources and time trial do not go with it."""
     from flowbot.game.numbermatch import run_numbermatch_game
@@ -447,6 +458,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         trial = trial_from(args)
         levels = None if trial is not None else levels_for(args)
         faults = FaultSpec.of(args.fault, args.seed)
+        if trial is not None:
+            _trial_faults(faults)
         return run_game(
             faults=faults,
             trial=trial,

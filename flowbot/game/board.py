@@ -22,6 +22,9 @@ class GameBoard:
         self._before: tuple[tuple[Cell, ...], ...] = ()
         # The colour of the last stroke that counted: drawing it again at once is the same move.
         self._last_moved: int | None = None
+        # Flows whose last stroke's release the game missed: the screen shows the pipe, but the game
+        # counts it as not drawn (not connected, no cells covered) until a stroke of it is released.
+        self.unsettled: set[int] = set()
 
     # --- strokes -----------------------------------------------------------------------------------
 
@@ -62,7 +65,7 @@ class GameBoard:
 
     def joins(self, cell: Cell | None) -> bool:
         """True when a drag onto `cell` would join the pipe being drawn to its far dot."""
-        if self.drawing is None or cell is None or self.is_connected(self.drawing):
+        if self.drawing is None or cell is None or self.joined(self.drawing):
             return False
         pipe = self.pipes[self.drawing]
         return (
@@ -71,12 +74,21 @@ class GameBoard:
             and self.puzzle.linked(pipe[-1], cell)
         )
 
-    def release(self) -> bool:
-        """End the stroke; True when it changed a pipe (a move, unless it redrew the last colour moved)."""
+    def release(self, *, taken: bool = True) -> bool:
+        """End the stroke; True when it changed a pipe (a move, unless it redrew the last colour moved).
+
+        A release not `taken` (a game that missed it) ends the stroke with the pipe as drawn, but the
+        game counts neither the move nor the flow until a later stroke of that flow is released.
+        """
         if self.drawing is None:
             return False
         color, self.drawing = self.drawing, None
-        changed = self._snapshot() != self._before
+        if not taken:
+            self.unsettled.add(color)
+            return False
+        # A flow whose last release was missed is new to the game when this one is taken: a move.
+        changed = self._snapshot() != self._before or color in self.unsettled
+        self.unsettled.discard(color)
         if changed and color != self._last_moved:
             self.moves += 1
             self._last_moved = color
@@ -88,6 +100,7 @@ class GameBoard:
         self.moves = 0
         self.drawing = None
         self._last_moved = None
+        self.unsettled = set()
 
     def _walk(self, head: Cell, target: Cell) -> None:
         """Step cell by cell along a row or column towards `target`, stopping where the rules stop it."""
@@ -114,7 +127,7 @@ class GameBoard:
         if at is not None:  # backtracking over the pipe itself
             del pipe[at + 1 :]
             return True
-        if self.is_connected(self.drawing):
+        if self.joined(self.drawing):
             return False  # the head rests on the other dot until the stroke backs out of it
         dot = self.puzzle.endpoint_color(cell)
         if dot is not None and dot != self.drawing:
@@ -147,10 +160,14 @@ class GameBoard:
                 return color
         return None
 
-    def is_connected(self, color: int) -> bool:
-        """True when the colour's pipe runs from one of its dots to the other."""
+    def joined(self, color: int) -> bool:
+        """True when the colour's pipe runs from one of its dots to the other, as the screen shows it."""
         pipe = self.pipes[color]
         return len(pipe) >= 2 and set(self.puzzle.endpoints[color]) == {pipe[0], pipe[-1]}
+
+    def is_connected(self, color: int) -> bool:
+        """True when the game counts the colour's flow connected: joined, and its last stroke released."""
+        return self.joined(color) and color not in self.unsettled
 
     @property
     def connected(self) -> int:
@@ -160,8 +177,9 @@ class GameBoard:
     @property
     def covered(self) -> int:
         """How many cells pipes cover (a pipe's own dots included; a dot with no pipe is not); a bridge
-        counts once for each way a pipe crosses it."""
-        return sum(len(pipe) for pipe in self.pipes if len(pipe) >= 2)
+        counts once for each way a pipe crosses it. A flow whose release was missed covers none."""
+        counted = (pipe for color, pipe in enumerate(self.pipes) if color not in self.unsettled)
+        return sum(len(pipe) for pipe in counted if len(pipe) >= 2)
 
     @property
     def to_cover(self) -> int:

@@ -70,7 +70,7 @@ class Controls:
         if board.drawing is None or self.session.closed:
             return
         if not held:  # the release happened where we could not see it (outside the window)
-            board.release()
+            self._end_stroke()
             return
         cell = layout.geometry.cell_at(x, y)
         if board.joins(cell) and self.faults.refuses_last_step():
@@ -80,7 +80,22 @@ class Controls:
     def pointer_up(self) -> None:
         """The main button was released: the stroke ends."""
         self.faults.new_stroke()
-        self.session.board.release()
+        self._end_stroke()
+
+    def _end_stroke(self) -> None:
+        """End the stroke being drawn (its release missed if the lost-release fault says so); a stroke
+        that wins then gets what the faults do at once on a win."""
+        board = self.session.board
+        if board.drawing is None:
+            return  # a release with no stroke rolls no dice, so a seed gives the same game
+        board.release(taken=not self.faults.loses_release())
+        if not board.complete or self.session.closed:
+            return
+        action = self.faults.at_win()
+        if action == "next":
+            self.session.next()
+        elif action == "record":
+            self.session.leave()  # reported now; the level stays shown and is not reported again
 
     def key(self, name: str) -> bool:
         """A key press by pygame key name; False when it asks to quit."""

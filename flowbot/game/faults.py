@@ -12,6 +12,18 @@ stays the judge: a level counts as solved only by the game's rules.
                  moves on only if pressed before that. After it closes the won board stays (it takes
                  no more strokes) and the bottom bar's "next" button moves on, as in Flow Free,
                  where a dismissed "Level complete" leaves the board and the bar's arrow.
+- `lost-release:P` a stroke's release is missed with probability P (one roll per stroke): the pipe
+                 stays on screen as drawn, joins and all, but the game counts that flow as not drawn
+                 (not connected, its cells not covered: the HUD's "flows" and "pipe" say so) until a
+                 later stroke of that flow is released and taken; so a board that looks won is not;
+- `next-in-place` no dialog and no message: the stroke that wins puts the next level in place of the
+                 won one at once (same window, same place);
+- `no-sign`      a win shows nothing but its joins: no dialog, no banner, and the game never moves on
+                 by itself. The won level is recorded at once; the board stays and takes strokes, and
+                 the bottom bar's "next" (or a key, or a skip arrow) leaves it.
+
+The four faults that change what a win shows (popup-window, dialog-closes, next-in-place, no-sign)
+go one at a time.
 """
 
 from __future__ import annotations
@@ -25,8 +37,19 @@ from dataclasses import dataclass
 from flowbot.errors import UsageError
 from flowbot.game.layout import Dialog
 
-FAULTS = ("lossy", "last-step", "popup-window", "skip-arrows", "dialog-closes")
-_WITH_CHANCE = ("lossy", "last-step")
+FAULTS = (
+    "lossy",
+    "last-step",
+    "popup-window",
+    "skip-arrows",
+    "dialog-closes",
+    "lost-release",
+    "next-in-place",
+    "no-sign",
+)
+_WITH_CHANCE = ("lossy", "last-step", "lost-release")
+# Each changes what the game does on a win, so two of them would contradict each other.
+_WIN_FAULTS = ("popup-window", "dialog-closes", "next-in-place", "no-sign")
 DIALOG_LIFETIME = 0.5  # seconds the dialog-closes fault's win dialog shows
 
 __all__ = ["DIALOG_LIFETIME", "FAULTS", "Fault", "FaultSpec", "Faults", "parse_fault"]
@@ -34,7 +57,7 @@ __all__ = ["DIALOG_LIFETIME", "FAULTS", "Fault", "FaultSpec", "Faults", "parse_f
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One fault as asked for: its name and, for lossy and last-step, the chance P (0 to 1)."""
+    """One fault as asked for: its name and, for lossy, last-step and lost-release, the chance P (0 to 1)."""
 
     name: str
     chance: float = 0.0
@@ -69,17 +92,21 @@ class FaultSpec:
     popup_window: bool = False
     skip_arrows: bool = False
     dialog_closes: bool = False
+    lost_release: float = 0.0  # chance a stroke's release is missed
+    next_in_place: bool = False
+    no_sign: bool = False
     seed: int = 0
 
     @classmethod
     def of(cls, faults: Sequence[Fault], seed: int | None = None) -> FaultSpec:
-        """The spec of a list of faults; each at most once, and the two dialog faults not together."""
+        """The spec of a list of faults; each at most once, and at most one of those that change a win."""
         names = [fault.name for fault in faults]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise UsageError(f"--fault {twice[0]} is given twice")
-        if "popup-window" in names and "dialog-closes" in names:
-            raise UsageError("--fault popup-window and dialog-closes both change the win dialog: pick one")
+        clash = [name for name in _WIN_FAULTS if name in names]
+        if len(clash) > 1:
+            raise UsageError(f"--fault {clash[0]} and {clash[1]} both change what a win shows: pick one")
         chances = {fault.name: fault.chance for fault in faults}
         return cls(
             lossy=chances.get("lossy", 0.0),
@@ -87,14 +114,17 @@ class FaultSpec:
             popup_window="popup-window" in names,
             skip_arrows="skip-arrows" in names,
             dialog_closes="dialog-closes" in names,
+            lost_release=chances.get("lost-release", 0.0),
+            next_in_place="next-in-place" in names,
+            no_sign="no-sign" in names,
             seed=0 if seed is None else seed,
         )
 
     @property
     def active(self) -> bool:
         """True when at least one fault is on."""
-        switches = (self.popup_window, self.skip_arrows, self.dialog_closes)
-        return self.lossy > 0 or self.last_step > 0 or any(switches)
+        switches = (self.popup_window, self.skip_arrows, self.dialog_closes, self.next_in_place, self.no_sign)
+        return self.lossy > 0 or self.last_step > 0 or self.lost_release > 0 or any(switches)
 
 
 class Faults:
@@ -124,10 +154,32 @@ class Faults:
             self._short = self._dice.random() < self.spec.last_step
         return self._short
 
+    def loses_release(self) -> bool:
+        """lost-release: True when this stroke's release is missed (rolled once, as the stroke ends)."""
+        return self.spec.lost_release > 0 and self._dice.random() < self.spec.lost_release
+
+    @property
+    def shows_win(self) -> bool:
+        """False when a win shows no dialog, banner or message at all (next-in-place, no-sign)."""
+        return not (self.spec.next_in_place or self.spec.no_sign)
+
+    @property
+    def moves_on_by_itself(self) -> bool:
+        """False when the game never leaves a won level by itself (no-sign), even without a dialog."""
+        return not self.spec.no_sign
+
+    def at_win(self) -> str | None:
+        """What the game does the moment a stroke wins: 'next' (next-in-place), 'record' (no-sign: the
+        result is written now, since nothing on screen will ever say so), or None (its usual sign)."""
+        if self.spec.next_in_place:
+            return "next"
+        return "record" if self.spec.no_sign else None
+
     def dialog(self, board: object, dialog: Dialog | None) -> Dialog | None:
         """The dialog the game shows over the board now: none with popup-window (it has its own
-        window), and with dialog-closes none once it has shown for DIALOG_LIFETIME seconds."""
-        if dialog is None or self.spec.popup_window:
+        window), next-in-place or no-sign, and with dialog-closes none once it has shown for
+        DIALOG_LIFETIME seconds."""
+        if dialog is None or self.spec.popup_window or not self.shows_win:
             return None
         if not self.spec.dialog_closes or dialog.button is None:
             return dialog

@@ -17,7 +17,7 @@ from flowbot.model import Cell
 
 Point = tuple[float, float]
 
-__all__ = ["DOT_RADIUS", "TINT", "Look", "Renderer", "Theme", "surface_to_bgr"]
+__all__ = ["DOT_RADIUS", "TINT", "Look", "Renderer", "Theme", "hud_texts", "surface_to_bgr"]
 
 BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
@@ -354,12 +354,8 @@ class Renderer:
         font = self._font(layout.px(HUD_FONT))
         hud = layout.hud
         y = hud.y + hud.height / 2
-        parts = (
-            (f"flows: {board.connected}/{len(board.pipes)}", "midleft", hud.x),
-            (f"moves: {board.moves}", "center", hud.x + hud.width / 2),
-            (f"pipe: {board.pipe_percent}%", "midright", hud.x + hud.width),
-        )
-        for text, anchor, x in parts:
+        anchors = (("midleft", hud.x), ("center", hud.x + hud.width / 2), ("midright", hud.x + hud.width))
+        for text, (anchor, x) in zip(hud_texts(board), anchors, strict=True):
             image = font.render(text, True, self.theme.text_rgb)
             surface.blit(image, image.get_rect(**{anchor: (x, y)}))
 
@@ -488,6 +484,12 @@ class Renderer:
                 pygame.font.init()
             self._fonts[size] = pygame.font.Font(None, size)
         return self._fonts[size]
+
+
+def hud_texts(board: GameBoard) -> tuple[str, str, str]:
+    """The HUD's three counters as the game's own model has them: flows connected, moves, pipe share."""
+    flows = f"flows: {board.connected}/{len(board.pipes)}"
+    return flows, f"moves: {board.moves}", f"pipe: {board.pipe_percent}%"
 
 
 def surface_to_bgr(surface: pygame.Surface) -> np.ndarray:

@@ -68,7 +68,9 @@ class GameView:
         self.size = surface.get_size()
         # An ended game's screen (a time trial's) shows in every variant; else what the faults let show.
         dialog = session.dialog() if session.closed else self.controls.shown_dialog()
-        options = {"level": session.level, "dialog": dialog, "back": session.can_go_back, "won": self.won}
+        # A win banner shows only if the faults let a win show anything.
+        won = self.won and self.faults.shows_win
+        options = {"level": session.level, "dialog": dialog, "back": session.can_go_back, "won": won}
         options["status"] = session.status()
         if not self.variant.shift:
             self.layout = self.renderer.draw(surface, session.board, **options)
@@ -112,9 +114,10 @@ class GameView:
         self.controls.pointer_up()
 
     def tick(self) -> None:
-        """Once a frame: without a dialog, a finished level stays a moment, then the next loads by itself."""
+        """Once a frame: without a dialog, a finished level stays a moment, then the next loads by itself
+        (never with the no-sign fault)."""
         self.session.tick()  # a time trial moves on at once, and ends
-        if self.variant.dialog:
+        if self.variant.dialog or not self.faults.moves_on_by_itself:
             return
         if self.won:
             now = self.clock()
