@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -48,7 +49,9 @@ def test_corners_only_moves_at_turns():
             if (cells[i][0] - cells[i - 1][0], cells[i][1] - cells[i - 1][1])
             != (cells[i + 1][0] - cells[i][0], cells[i + 1][1] - cells[i][1])
         )
-        assert len(stroke.points) == turns + 3  # the press, a lead-in inside the first cell, ...
+        # the press, a lead-in inside the first cell, each turn, the far dot, and the nudge inside it
+        # and back that every stroke ends with (a game that takes a cell one motion late)
+        assert len(stroke.points) == turns + 5
 
 
 def test_settle_nudges_inside_the_last_cell():
@@ -717,3 +720,53 @@ def test_with_no_game_window_known_a_press_on_the_bare_desktop_is_still_refused(
     check_on_a_window(None, 900, 700)  # nothing known about windows: nothing to refuse
     with pytest.raises(BoardGoneError, match="bare desktop"):
         check_on_a_window(windows, 900, 700)
+
+
+def test_a_board_changed_in_place_in_an_unmoved_window_is_the_games_answer_not_a_moved_window():
+    # The game replaced the board with its win screen or the next level in the same window: the guard
+    # says so (the caller judges it), never "closed, moved or covered".
+    from flowbot.act.guard import BoardAnsweredError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    windows = FakeWindows({1: Region(0, 0, 2000, 2000), 2: Region(0, 0, 600, 800)})
+    shown = [before]
+    screen = SimpleNamespace(grab=lambda region=None: ImageScreen([shown[0]]).grab(region))
+    guard = BoardGuard.arm(screen, Frame(before), GEOMETRY, dots, windows)
+    guard.sleep = lambda s: None
+    guard.check(120, 320)
+    shown[0] = np.zeros_like(before)  # the board gone from the window, which stayed put
+    with pytest.raises(BoardAnsweredError, match="changed its board in place") as caught:
+        guard.check(120, 320)
+    assert "moved" not in str(caught.value).split(";")[0]
+
+
+def test_the_next_level_put_in_place_mid_drawing_is_read_as_the_games_word(tmp_path):
+    # A game that took the level early (its own rule) and put the next one in place while the bot was
+    # still drawing: the guard's refusal of the next press is the game's answer, and the new level in
+    # place is its word, not exit 11.
+    import random
+
+    from flowbot.generate.levels import make_level
+    from flowbot.modes.auto_clear import AutoClear
+    from tests.simulated_game import SimulatedGame
+
+    levels = [make_level(6, 6, 5, random.Random(seed)).puzzle for seed in (3, 4)]
+    game = SimulatedGame(levels)
+    game.guard = None  # a pointer that carries a guard: the loop arms it
+    real_up, releases = game.up, []
+
+    def up_then_next():
+        real_up()
+        releases.append(1)
+        if len(releases) == 2:
+            game.session.next()  # in place, no dialog: the same window shows the next level
+
+    game.up = up_then_next
+    fast = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+    windows = FakeWindows({1: Region(0, 0, 540, 960)})
+    loop = AutoClear(game, game, fast, None, 1, artifacts=tmp_path, clock=game.clock, verify_timeout=0.2,
+                     windows=windows)  # fmt: skip
+    report = loop.run()
+    assert report.halt is None, report.stopped
+    assert report.cleared == 1 and report.levels[0].won_by == "new level", report.summary()

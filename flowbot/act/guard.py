@@ -34,6 +34,11 @@ class BoardGoneError(StopRun):
     exit_code = 11
 
 
+class BoardAnsweredError(BoardGoneError):
+    """The board changed in place while the game's window stayed where it was, shown and uncovered:
+    the game reacting to the strokes (a win screen, the next level), not a moved or closed window."""
+
+
 class Windows(Protocol):
     """The display's top-level windows (X11Windows, or a fake in tests)."""
 
@@ -115,6 +120,13 @@ class BoardGuard:
                 return
             if look < LOOKS - 1:  # a game redrawing, or a capture mid-update: look again before giving up
                 self.sleep(RELOOK_PAUSE)
+        if self.window is not None:
+            # The window was looked at just now (check_window): same place, shown, nothing over the
+            # board. What changed is the game's own picture: its answer, which the caller judges.
+            raise BoardAnsweredError(
+                f"the game changed its board in place ({len(changed)} of {len(self.spots)} dots look "
+                f"different; its window did not move, close or get covered); {STOPPED}"
+            )
         raise BoardGoneError(
             f"the game's board is no longer where it was (window closed, moved or covered): "
             f"{len(changed)} of {len(self.spots)} dots look different; {STOPPED}"

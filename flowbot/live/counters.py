@@ -37,3 +37,14 @@ def counters_against(before: Iterable[Word], now: Iterable[Word]) -> list[str]:
     strokes: a level total "3/10", a trial's "solved 2/5")."""
     earlier = Counter(word.text.strip() for word in before)
     return [text for text in short_counters(now) if earlier[text] == 0]
+
+
+def done_count(against: Iterable[str]) -> int | None:
+    """The count done of the first "k/n" among the counters named against a level ("flows 3/4": 3),
+    None when none is a count: how many flows the game holds, to tell a redraw it took from one it
+    lost."""
+    for text in against:
+        found = _COUNT.search(text)
+        if found:
+            return int(found.group(1))
+    return None

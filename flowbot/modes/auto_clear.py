@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from flowbot.act.guard import BoardGoneError
+from flowbot.act.guard import STOPPED, BoardAnsweredError, BoardGoneError
 from flowbot.act.plan import draw_strokes, plan_strokes
 from flowbot.act.tuning import PROBE_TIMEOUT
 from flowbot.capture.ocr import read_words
@@ -37,7 +37,7 @@ from flowbot.capture.verdict import (
 )
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.live.controls import board_pixels
-from flowbot.live.counters import counters_against
+from flowbot.live.counters import counters_against, done_count
 from flowbot.live.game_over import game_over_message
 from flowbot.live.loop import MISREAD_LOOKS, POLL, LiveLoop
 from flowbot.live.report import (
@@ -126,11 +126,14 @@ class AutoClear(LiveLoop):
         # more after each try that left no more flows broken than the one before (a game losing some
         # input gets there by redrawing what it lost), at most one per flow.
         attempts = 2 + (self.tuner.steps_left() if self.tuner is not None else 0)
-        most = attempts + len(solution.paths)
+        first = attempts
+        most = first + len(solution.paths)
         was_broken = len(solution.paths) + 1
         attempt = -1
-        order = [stroke.color for stroke in strokes]  # the flows in the order they were drawn
-        redrawn = 0  # flows drawn again, one a try, after a look found every flow joined but no sign
+        # After a look found every flow joined but no sign: the flows to draw again, one a try, the
+        # last drawn first; and how many flows the game's counter said it held after the last try.
+        suspects = [stroke.color for stroke in reversed(strokes)]
+        held: int | None = None
         starts: dict[int, Cell] = {}  # the cell each flow's last stroke began on
         untouched: set[int] = set()  # flows whose last stroke left every cell as it was
         last_look = self._undrawn  # the board before the last try: none yet
@@ -150,8 +153,10 @@ class AutoClear(LiveLoop):
                     )  # fmt: skip
                 except BoardGoneError as error:
                     # Before a retry the board may have changed because the game took the level late
-                    # (its win dialog now covers the board): look for the win once more before stopping.
-                    if attempt == 0:
+                    # (its win dialog now covers the board), and a board changed in place in a window
+                    # that did not move is the game's answer (a win screen, the next level): look for
+                    # the win once more before stopping.
+                    if attempt == 0 and not isinstance(error, BoardAnsweredError):
                         raise
                     gone = error
             draw_s += time.perf_counter() - started
@@ -173,6 +178,11 @@ class AutoClear(LiveLoop):
             timing = replace(timing, verify_ms=verify_ms)
             if evidence.won_by is not None:
                 return self._won_level(level, attempt, timing, evidence.won_by, scene, solution, before)
+            if isinstance(gone, BoardAnsweredError):
+                raise AutoClearError(
+                    f"level {number} ({puzzle.size}): {gone.args[0].removesuffix('; ' + STOPPED)}, but "
+                    "no new level, dialog or win words could be read there; nothing more was pressed"
+                )
             if gone is not None:
                 raise gone
             missing = {*evidence.cells, *(cell for join in evidence.joins for cell in join)}
@@ -208,6 +218,10 @@ class AutoClear(LiveLoop):
                 # While tuning, a drag the game showed nothing of was too fast (a jump it does not
                 # fill): the next try is slower, and a tap would only cost time (a time trial's).
                 untouched = set()
+            if evidence.against:
+                # The game's counters say flows are missing though every one shows joined: it lost
+                # releases, and may lose a redraw's too: three times round the flows, one a try.
+                most = max(most, first + 3 * len(solution.paths))
             if len(broken) <= was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
             # A look that found every flow joined but unconfirmed has the last flow drawn again: that
@@ -224,9 +238,8 @@ class AutoClear(LiveLoop):
                 # Every flow shows joined, and the game said nothing: it may have missed a release
                 # (the picture shows no which). One flow is drawn again a try, the last drawn first,
                 # then back through the others: drawing them all again would risk losing as many.
-                again = order[-1 - redrawn % len(order)]
-                redrawn += 1
-                strokes = [stroke for stroke in planned if stroke.color == again]
+                held = _next_suspect(suspects, strokes, held, done_count(evidence.against))
+                strokes = [stroke for stroke in planned if stroke.color == suspects[0]]
             else:
                 strokes = [stroke for stroke in planned if stroke.color in broken] or planned
         failure = self.screen.grab(self.region)
@@ -438,6 +451,24 @@ class AutoClear(LiveLoop):
         old = scene.geometry.shifted(-frame.left, -frame.top)
         dots = scene.dots
         return same_level_showing(centre_colours(frame.pixels, old), before, dots), frame
+
+
+def _next_suspect(suspects: list[int], drawn: list, held: int | None, now_held: int | None) -> int | None:
+    """Reorder `suspects` (the flows to draw again, one a try, first first) after a look found every
+    flow joined but the game gave no sign, and return the game's count of flows it holds now.
+
+    A lone flow just drawn again (`drawn`) is judged by the game's counter where it has one: a count
+    that rose says the game took it (no suspect any more), one that fell says it lost its release this
+    time (drawn again at once); with no count, or none changed, it goes to the back."""
+    if len(drawn) == 1 and drawn[0].color in suspects:
+        flow = drawn[0].color
+        suspects.remove(flow)
+        counted = None not in (held, now_held)
+        if counted and now_held < held:
+            suspects.insert(0, flow)
+        elif not (counted and now_held > held) or not suspects:
+            suspects.append(flow)
+    return now_held
 
 
 def _likely_cause(frame: Frame, puzzle: Puzzle) -> str:
