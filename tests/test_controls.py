@@ -247,3 +247,28 @@ def test_a_word_the_whole_frame_read_missed_is_found_band_by_band(monkeypatch):
     assert [link.label for link in links] == ["NEXT"]
     x, y = links[0].center
     assert 380 <= x <= 450 and 275 <= y <= 305
+
+
+@pytest.mark.parametrize(
+    ("label", "moves_on"),
+    [("continuer & jouer", True), ("Niveau suivant", True), ("jouer 6x6", True), ("Recommencer", False),
+     ("Réessayer", False), ("Siguiente nivel", True), ("Jugar de nuevo", False), ("Reiniciar", False),
+     ("Nächstes Level", True), ("Weiter", True), ("Neu starten", False), ("Zurück", False),
+     ("Próximo nível", True), ("Tentar novamente", False), ("Livello successivo", True),
+     ("Gioca ancora", False), ("Indietro", False), ("✓", True), ("Annuler", False), ("Indice", False)],
+)  # fmt: skip
+def test_move_on_words_in_other_languages_and_icons_and_their_forbidden_words(label, moves_on):
+    # Games speak French, Spanish, German, Portuguese and Italian, with accents or without (as OCR
+    # reads them): a move-on label scores, a restart, undo, hint or back in any of them never does.
+    assert (label_score(label) > 0) is moves_on
+    plain = label.replace("é", "e").replace("ä", "a").replace("ó", "o").replace("ü", "u").replace("í", "i")
+    assert (label_score(plain) > 0) is moves_on
+
+
+@pytest.mark.parametrize(
+    "text", ["Gagné !", "Félicitations", "¡Ganaste!", "Gewonnen", "Parabéns", "Hai vinto"]
+)
+def test_win_words_in_other_languages_are_a_win_when_new(text):
+    words = [ocr.Word(part, 0, 0, 10, 10, 90.0) for part in text.split()]
+    assert says_won(words, [])
+    assert not says_won(words, words)

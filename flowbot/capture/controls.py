@@ -8,6 +8,7 @@ solves, hints, buys, shares or goes back is never chosen.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,8 +20,17 @@ from flowbot.capture import ocr
 from flowbot.capture.buttons import find_next_button
 from flowbot.cellmap import CellMap
 
-# Words that move on, with how strongly; a label scores its best word.
-MOVE_ON = {"next": 4, "continue": 4, "new": 3, "play": 2, "proceed": 2, "forward": 2, "skip": 1}
+# Words that move on, with how strongly; a label scores its best word. Games speak many languages:
+# English, French, Spanish, German, Portuguese and Italian, written without accents (see fold).
+MOVE_ON = {
+    "next": 4, "continue": 4, "new": 3, "play": 2, "proceed": 2, "forward": 2, "skip": 1,
+    "suivant": 4, "suivante": 4, "continuer": 4, "nouveau": 3, "nouvelle": 3, "jouer": 2,
+    "siguiente": 4, "continuar": 4, "nuevo": 3, "nueva": 3, "jugar": 2,
+    "weiter": 4, "nachste": 4, "nachster": 4, "nachstes": 4, "fortfahren": 4, "neues": 3, "neue": 3,
+    "spielen": 2,
+    "proximo": 4, "proxima": 4, "seguinte": 4, "avancar": 2, "novo": 3, "nova": 3, "jogar": 2,
+    "prossimo": 4, "successivo": 4, "continua": 4, "avanti": 4, "nuovo": 3, "gioca": 2,
+}  # fmt: skip
 # A label with any of these is never pressed, whatever else it says.
 FORBIDDEN = frozenset(
     [
@@ -62,9 +72,30 @@ FORBIDDEN = frozenset(
         "cancel",
         "delete",
         "remove",
+        # French
+        "annuler", "recommencer", "rejouer", "reessayer", "reinitialiser", "encore", "indice", "aide",
+        "acheter", "boutique", "partager", "retour", "precedent", "precedente", "quitter", "fermer",
+        "parametres", "effacer", "niveaux", "accueil", "revoir",
+        # Spanish
+        "deshacer", "reiniciar", "reintentar", "repetir", "otra", "pista", "pistas", "resolver",
+        "comprar", "tienda", "compartir", "atras", "volver", "anterior", "salir", "cerrar", "ajustes",
+        "borrar", "niveles", "inicio",
+        # German
+        "ruckgangig", "zuruck", "neustart", "wiederholen", "nochmal", "erneut", "hinweis", "tipp",
+        "losung", "kaufen", "teilen", "vorherige", "vorheriges", "beenden", "schliessen",
+        "einstellungen", "loschen", "abbrechen",
+        # Portuguese
+        "desfazer", "tentar", "novamente", "dica", "dicas", "loja", "compartilhar", "voltar", "sair",
+        "fechar", "niveis",
+        # Italian
+        "annulla", "ricomincia", "riprova", "ancora", "nuovamente", "suggerimento", "aiuto", "risolvi",
+        "compra", "negozio", "condividi", "indietro", "precedente", "esci", "chiudi", "impostazioni",
+        "livelli",
     ]
-)
-ARROWS = re.compile(r"^(->|-->|=>|>|>>|»|›|→|⟶|➔|➜|▶|►)$")
+)  # fmt: skip
+# Labels that say "again" in more than one word ("jugar de nuevo": play again).
+FORBIDDEN_PHRASES = ("de nuevo", "di nuovo", "noch einmal", "de novo")
+ARROWS = re.compile(r"^(->|-->|=>|>|>>|»|›|→|⟶|➔|➜|▶|►|✓|✔|☑)$")
 # Words of a win message.
 WIN_WORDS = frozenset(
     [
@@ -82,8 +113,20 @@ WIN_WORDS = frozenset(
         "awesome",
         "amazing",
         "brilliant",
+        "bravo",
+        # French, Spanish, German, Portuguese, Italian (without accents, see fold)
+        "gagne", "felicitations", "termine", "reussi", "victoire",
+        "ganaste", "ganado", "felicidades", "enhorabuena", "completado", "resuelto",
+        "gewonnen", "geschafft", "gluckwunsch", "gelost",
+        "vinto", "complimenti", "completato", "risolto",
+        "vitoria", "parabens", "concluido", "resolvido", "venceu", "ganhou",
     ]
-)
+)  # fmt: skip
+# Words that name what a move-on control leads to ("next level", "niveau suivant", "nächstes Spiel").
+LEVEL_WORDS = frozenset(
+    ["level", "puzzle", "game", "stage", "round", "niveau", "partie", "nivel", "juego", "partida",
+     "spiel", "runde", "stufe", "jogo", "fase", "livello", "gioco", "partita", "livel"]
+)  # fmt: skip
 # Push buttons: a label's height in pixels, and how much wider than tall.
 MIN_HEIGHT, MAX_HEIGHT = 14, 160
 MIN_ASPECT, MAX_ASPECT = 1.6, 12.0
@@ -112,15 +155,23 @@ class Control:
         return Control(self.left + dx, self.top + dy, self.width, self.height, self.label, self.kind)
 
 
+def fold(text: str) -> str:
+    """Lower case without accents ("Nächste" -> "nachste", "réessayer" -> "reessayer", "ß" -> "ss"):
+    the word lists are written so, and OCR drops or keeps accents as it likes."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().replace("ß", "ss"))
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
 def label_score(label: str) -> int:
     """How strongly a label says "go on to the next level": 0 for no, or a label never to press."""
-    words = [word for word in re.split(r"[^a-z0-9>»›→➔➜▶►⟶=-]+", label.lower()) if word]
-    if not words or any(word.strip("-=>") in FORBIDDEN for word in words):
+    label = fold(label)
+    words = [word for word in re.split(r"[^a-z0-9>»›→➔➜▶►⟶✓✔☑=-]+", label) if word]
+    if not words or any(word.strip("-=>") in FORBIDDEN for word in words) or _says_again(label):
         return 0
     score = max((MOVE_ON.get(word.strip("-=>"), 0) for word in words), default=0)
     if any(ARROWS.match(word) for word in words):
         score = max(score, 3)
-    if score and any(word in ("level", "puzzle", "game", "stage", "round") for word in words):
+    if score and any(word in LEVEL_WORDS for word in words):
         score += 1
     return score
 
@@ -128,13 +179,19 @@ def label_score(label: str) -> int:
 def names_move_on(label: str) -> bool:
     """True when a label holds a word of moving on ("next", "continue", ...), not only an arrow: what
     OCR reads off pipes and dots is symbols and stray letters, never such a word."""
-    return any(word in MOVE_ON for word in re.split(r"[^a-z]+", label.lower()))
+    return any(word in MOVE_ON for word in re.split(r"[^a-z]+", fold(label)))
 
 
 def is_forbidden(label: str) -> bool:
     """True for a label that must never be pressed (undo, restart, hint, buy, back, ...)."""
-    words = re.split(r"[^a-z]+", label.lower())
-    return any(word in FORBIDDEN for word in words)
+    words = re.split(r"[^a-z]+", fold(label))
+    return any(word in FORBIDDEN for word in words) or _says_again(label)
+
+
+def _says_again(label: str) -> bool:
+    """True for a label saying "again" in words of its own ("jugar de nuevo")."""
+    words = " ".join(re.split(r"[^a-z]+", fold(label)))
+    return any(f" {phrase} " in f" {words} " for phrase in FORBIDDEN_PHRASES)
 
 
 def says_won(words: list[ocr.Word], before: list[ocr.Word] = ()) -> bool:
@@ -148,7 +205,7 @@ def says_won(words: list[ocr.Word], before: list[ocr.Word] = ()) -> bool:
 
 def _win_words(words: list[ocr.Word]) -> list[str]:
     """The win words among some words, lower case, letters only."""
-    letters = (re.sub(r"[^a-z]", "", word.text.lower()) for word in words)
+    letters = (re.sub(r"[^a-z]", "", fold(word.text)) for word in words)
     return [word for word in letters if word in WIN_WORDS]
 
 
