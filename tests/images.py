@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 
@@ -190,3 +192,84 @@ def _draw_pipes(frame, puzzle: Puzzle, cell: int, origin: tuple[int, int], light
         b = (x0 + cell // 2, y0 + cell // 2)
         cv2.line(frame, a, b, (blue, green, red), max(2, cell // 3))
         cv2.circle(frame, b, max(1, cell // 6), (blue, green, red), -1, cv2.LINE_AA)
+
+
+def draw_open_panel(
+    puzzle: Puzzle,
+    *,
+    colours: dict[str, tuple[int, int, int]],
+    cell: int = 60,
+    origin: tuple[int, int] = (300, 200),
+    size: tuple[int, int] = (1600, 1000),
+    pad: int = 12,
+    paths: tuple[tuple[tuple[int, int], ...], ...] = (),
+    light: bool = True,
+    palette: list[tuple[int, int, int]] | None = None,
+) -> np.ndarray:
+    """An (H, W, 3) BGR frame of a board with no lines at all: a rounded panel within a few levels of
+    the page's colour, set off by a thin border; a small mark at each empty cell's middle and a big
+    flat dot with a white glyph at each endpoint; `paths` (a flow's cells each, in the puzzle's
+    colour order) drawn as thick round-capped pipes over the marks.
+
+    colours: BGR "page", "panel", "border", "mark"; origin is the top-left of the board's cells, the
+    panel reaching `pad` pixels beyond them; palette: the flows' colours (RGB), the look's by default.
+    """
+    width, height = size
+    frame = np.empty((height, width, 3), dtype=np.uint8)
+    frame[:] = colours["page"]
+    left, top = origin
+    right, bottom = left + cell * puzzle.cols + pad, top + cell * puzzle.rows + pad
+    radius = max(4, min(24, cell // 4))
+    _rounded_rectangle(frame, (left - pad - 1, top - pad - 1), (right, bottom), radius + 1, colours["border"])
+    _rounded_rectangle(frame, (left - pad, top - pad), (right - 1, bottom - 1), radius, colours["panel"])
+    taken = {step for path in paths for step in path}
+    ends = {end: index for index, pair in enumerate(puzzle.endpoints) for end in pair}
+    for row, col in puzzle.cells():
+        if (row, col) not in ends and (row, col) not in taken:
+            centre = (left + col * cell + cell // 2, top + row * cell + cell // 2)
+            _soft_disc(frame, centre, max(1.5, cell * 0.07), colours["mark"])
+    palette = palette or look_palette(light)
+    for index, path in enumerate(paths):
+        red, green, blue = palette[index % len(palette)]
+        points = [(left + col * cell + cell // 2, top + row * cell + cell // 2) for row, col in path]
+        # About a third of a cell wide, with round caps and joins.
+        for a, b in itertools.pairwise(points):
+            cv2.line(frame, a, b, (blue, green, red), max(3, round(cell / 3)), cv2.LINE_AA)
+        for point in points:
+            cv2.circle(frame, point, max(1, round(cell / 6)), (blue, green, red), -1, cv2.LINE_AA)
+    for (row, col), index in ends.items():
+        red, green, blue = palette[index % len(palette)]
+        centre = (left + col * cell + cell // 2, top + row * cell + cell // 2)
+        disc = round(cell * 0.32)
+        cv2.circle(frame, centre, disc, (blue, green, red), -1, cv2.LINE_AA)
+        _draw_open_glyph(frame, centre, max(2, round(disc * 0.4)), index)
+    return frame
+
+
+def _soft_disc(frame: np.ndarray, centre: tuple[int, int], radius: float, colour) -> None:
+    """A small disc smoothed as a browser draws it, round to the pixel (OpenCV's are lopsided)."""
+    x, y = centre
+    reach = int(radius) + 2
+    rows, cols = np.mgrid[y - reach : y + reach + 1, x - reach : x + reach + 1]
+    cover = np.clip(radius + 0.5 - np.hypot(cols - x, rows - y), 0, 1)[..., None]
+    patch = frame[y - reach : y + reach + 1, x - reach : x + reach + 1]
+    patch[:] = np.rint(patch * (1 - cover) + np.array(colour) * cover).astype(np.uint8)
+
+
+def _draw_open_glyph(frame, centre, radius, index) -> None:
+    """A white glyph inside a dot, one per colour in turn: circle, triangle, square, plus, diamond."""
+    x, y = centre
+    white = (255, 255, 255)
+    kind = index % 5
+    if kind == 0:
+        cv2.circle(frame, centre, radius, white, -1, cv2.LINE_AA)
+    elif kind == 2:
+        cv2.rectangle(frame, (x - radius + 1, y - radius + 1), (x + radius - 1, y + radius - 1), white, -1)
+    elif kind == 3:
+        bar = max(1, radius // 3)
+        cv2.rectangle(frame, (x - radius, y - bar), (x + radius, y + bar), white, -1)
+        cv2.rectangle(frame, (x - bar, y - radius), (x + bar, y + radius), white, -1)
+    else:
+        turns = np.arange(3 if kind == 1 else 4) * 2 * np.pi / (3 if kind == 1 else 4) - np.pi / 2
+        points = np.rint(np.stack([x + radius * np.cos(turns), y + radius * np.sin(turns)], axis=1))
+        cv2.fillPoly(frame, [points.astype(np.int32)], white, cv2.LINE_AA)

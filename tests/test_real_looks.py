@@ -181,24 +181,6 @@ def test_truth_screenshots_are_present_or_skipped():
 
 
 GAME_SHOTS = sorted((SHARED / "games").glob("*/shot.png")) if (SHARED / "games").is_dir() else []
-# Open bug (issue 34, "a board with no grid lines"): next-truong's board is grey dots in a panel
-# almost the page's colour, with no lines between its cells, and no reader finds it yet. Strict, so
-# the day it reads, these cases say so and the mark comes off.
-NO_GRID_LINES_BUG = "open bug: a board with no grid lines (next-truong: dots in a faint panel) is not found"
-
-
-def _game_shot_cases() -> list:
-    """Every real game's shot.png, the ones of the open bug above marked as expected to fail."""
-    return [
-        pytest.param(
-            shot,
-            id=shot.parent.name,
-            marks=[pytest.mark.xfail(reason=NO_GRID_LINES_BUG, raises=CaptureError, strict=True)]
-            if shot.parent.name == "next-truong"
-            else [],
-        )
-        for shot in GAME_SHOTS
-    ]
 
 
 def _sizes_stated(source: str) -> set[tuple[int, int]]:
@@ -207,7 +189,7 @@ def _sizes_stated(source: str) -> set[tuple[int, int]]:
     return sizes | {(b, a) for a, b in sizes}
 
 
-@pytest.mark.parametrize("shot", _game_shot_cases())
+@pytest.mark.parametrize("shot", GAME_SHOTS, ids=[shot.parent.name for shot in GAME_SHOTS])
 def test_a_real_games_first_level_reads_consistently_on_both_paths(shot):
     # No answer is stored: the board read must pair its dots (or reading fails), solve with flowbot's
     # solver, have a size the game's SOURCE.md states, and read the same from a file and the screen.
@@ -268,7 +250,7 @@ def test_a_wrong_size_given_is_refused_by_its_dots():
         grid_between(((270, 270), (20, 20)), 5, 5)
 
 
-@pytest.mark.parametrize("shot", _game_shot_cases())
+@pytest.mark.parametrize("shot", GAME_SHOTS, ids=[shot.parent.name for shot in GAME_SHOTS])
 def test_a_real_games_board_given_its_corners_reads_as_found(shot):
     # The corners are where the reader found the board, moved as a person's pointing would be.
     frame = cv2.imread(str(shot))

@@ -51,10 +51,12 @@ DOT_RADIUS = 0.4
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """The grid of a board on a frame, and the positions inside its bounding box that are not cells."""
+    """The grid of a board on a frame, and the positions inside its bounding box that are not cells;
+    `lined` is False for a board drawn with no lines or tile gaps (a lattice of marks in a panel)."""
 
     geometry: Geometry
     holes: frozenset[Cell]
+    lined: bool = True
 
     @property
     def rows(self) -> int:
@@ -106,7 +108,7 @@ def board_candidates(
     if grid is None:
         failures.append("no lattice of dots in a panel")
         return
-    yield Board(Geometry(grid.xs, grid.ys), frozenset())
+    yield Board(Geometry(grid.xs, grid.ys), frozenset(), lined=False)
 
 
 def _board(xs: tuple[float, ...], ys: tuple[float, ...], closed: np.ndarray) -> Board:

@@ -44,6 +44,8 @@ WHITE_SPREAD = 40
 WASHED_CHROMA = 4.0
 # Of a small dot's samples not white from its glyph, this share agree on its colour.
 RIM_AGREEMENT = 0.6
+# ...and some lie within 30 degrees (this cosine) of each of the four ways out of the cell.
+RIM_SIDE = 0.85
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +175,7 @@ def dots_at(
     colour_lab = np.where(use_fine[:, None], fine[1], colour_lab)
     flat = flat | use_fine
     # Last, a big glyph in a small dot leaves only a thin coloured rim: of all samples, those not
-    # white from the glyph, most of them agreeing.
+    # white from the glyph, most of them agreeing, and all round the middle.
     for index in np.flatnonzero(~flat):
         every_bgr = np.concatenate([inner_bgr[index, :8], outer_bgr[index], fine_bgr[index]])
         every_lab = np.concatenate([inner_lab[index, :8], outer_lab[index], fine_lab[index]])
@@ -181,7 +183,8 @@ def dots_at(
         if coloured.sum() < len(coloured) / 3:
             continue
         rim = _ring_colour(every_bgr[None, coloured], every_lab[None, coloured], RIM_AGREEMENT)
-        if rim[2][0]:
+        agreeing = np.linalg.norm(every_lab[coloured] - rim[1][0], axis=1) <= DOT_FLATNESS
+        if rim[2][0] and _all_round(RIM_DIRECTIONS[coloured][agreeing]):
             colour_bgr[index], colour_lab[index], flat[index] = rim[0][0], rim[1][0], True
     # A dot stands out from every corner, or from all but `spare` of them (tight cells, where a
     # corner may catch the dot's blurred rim).
@@ -201,6 +204,17 @@ def _ring(radius: float, count: int = 8) -> list[tuple[float, float]]:
     """Offsets (of a cell) evenly around a circle about a cell's centre."""
     angles = np.linspace(0, 2 * np.pi, count, endpoint=False)
     return [(radius * np.cos(angle), radius * np.sin(angle)) for angle in angles]
+
+
+# Which way from the centre each of a small dot's samples lies (inner ring, outer ring, fine ring).
+RIM_DIRECTIONS = np.array([*_ring(1.0), *_ring(1.0), *_ring(1.0, 16)])
+
+
+def _all_round(directions: np.ndarray) -> bool:
+    """Whether samples lying these ways (N, 2) from a centre reach out to all four sides of it, each
+    within RIM_SIDE: a dot's rim goes all round its glyph, while a pipe's rounded end or bend (a
+    white panel about it) leaves the cell by one side, or two."""
+    return all(bool((directions @ side >= RIM_SIDE).any()) for side in ((1, 0), (0, 1), (-1, 0), (0, -1)))
 
 
 def _whitish(bgr: np.ndarray) -> np.ndarray:

@@ -11,6 +11,12 @@ import numpy as np
 # A pixel belongs to a flat area when it differs from that area's colour by at most this (of 255):
 # JPEG keeps flat areas within a few levels, while the faintest empty-cell markers stand ~10 apart.
 SAME_LEVEL = 6
+# A panel almost the page's colour is one flat area with it: it shows only by its outline (a thin
+# border, or a step of shade), where brightness changes by more than this between neighbouring pixels.
+OUTLINE_LEVEL = SAME_LEVEL
+OUTLINE_KERNEL = np.ones((3, 3), np.uint8)
+# An outline is a panel's when it covers at least this share of each side of its box.
+OUTLINE_SIDES = 0.6
 # Panels are looked for in the frame shrunk by this factor.
 SHRINK = 4
 # Colours are counted after dropping this many low bits per channel, so JPEG noise does not split them.
@@ -25,6 +31,10 @@ MAX_POINTS = 400
 MIN_PANEL_SIDE = 48
 # Something in the panel sits on the lattice when its centre is this close to a cell's centre (of a step).
 ON_LATTICE = 0.18
+# A board whose cells are marked but for this share is one of markers (every empty cell has one).
+MARKED_BOARD = 0.9
+# A dot's glyph leaves its rim this far (of a step) from its centre, on every side.
+GLYPH_CLEAR = 0.2
 # A board: most cells hold a marker or a dot, most marks sit on cell centres.
 MIN_CELLS_MARKED = 0.6
 MIN_MARKS_ON_LATTICE = 0.7
@@ -72,6 +82,14 @@ def find_panel_grid(frame: np.ndarray) -> PanelGrid | None:
                 grid = _lattice_in(frame, box)
                 if grid is not None and (best is None or grid.score > best.score):
                     best = grid
+    for box in _outlined(frame):
+        # A panel of its own colour (or the window around it) is found by its outline as well.
+        if any(np.abs(np.subtract(box, other)).max() <= SHRINK for other in seen):
+            continue
+        seen.add(box)
+        grid = _lattice_in(frame, box)
+        if grid is not None and (best is None or grid.score > best.score):
+            best = grid
     return best
 
 
@@ -112,6 +130,45 @@ def _panels(small: np.ndarray, colour: np.ndarray, outside: bool) -> list[tuple[
     return boxes
 
 
+def _outlined(frame: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, w, h), in the full frame, of outlines that run round a box: a panel whose colour
+    is the page's but for a few levels, told from it only by a thin border or a step of shade."""
+    # Outlines are found at full size (a one-pixel border fades into its neighbours when shrunk), and
+    # followed in blocks of the shrunk frame: a block is on an outline when one crosses it. The
+    # outline itself, not the area it closes: pipes and tints drawn across a panel split that area.
+    height, width = frame.shape[:2]
+    level = cv2.cvtColor(frame[: height - height % SHRINK, : width - width % SHRINK], cv2.COLOR_BGR2GRAY)
+    change = cv2.morphologyEx(level, cv2.MORPH_GRADIENT, OUTLINE_KERNEL)
+    outline = cv2.compare(change, OUTLINE_LEVEL, cv2.CMP_GT)
+    blocks = cv2.resize(outline, (width // SHRINK, height // SHRINK), interpolation=cv2.INTER_AREA) > 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(blocks.view(np.uint8), connectivity=8)
+    boxes = []
+    for index in range(1, count):
+        x, y, w, h, _ = (int(value) for value in stats[index])
+        if min(w, h) * SHRINK < MIN_PANEL_SIDE or (w >= blocks.shape[1] - 1 and h >= blocks.shape[0] - 1):
+            continue
+        if _runs_round(labels[y : y + h, x : x + w] == index):
+            boxes.append(_outline_box(outline, (x * SHRINK, y * SHRINK, w * SHRINK, h * SHRINK)))
+    return boxes
+
+
+def _outline_box(outline: np.ndarray, blocks: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The box (x, y, w, h) of the outline's pixels (`outline` (H, W) nonzero on one) in its blocks'
+    box: the border lies on the box's edge, where it is the page's, not a mark in the panel."""
+    x, y, w, h = blocks
+    cols = np.flatnonzero(outline[y : y + h, x : x + w].any(axis=0))
+    rows = np.flatnonzero(outline[y : y + h, x : x + w].any(axis=1))
+    return x + int(cols[0]), y + int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)
+
+
+def _runs_round(outline: np.ndarray) -> bool:
+    """Whether an outline (h, w) bool, in blocks, runs along most of each side of its box, a block or
+    two in (rounded corners cut the sides short, a faint border may break): not text, a pipe or a dot."""
+    top, bottom = outline[:2].any(axis=0), outline[-2:].any(axis=0)
+    left, right = outline[:, :2].any(axis=1), outline[:, -2:].any(axis=1)
+    return all(side.mean() >= OUTLINE_SIDES for side in (top, bottom, left, right))
+
+
 def _refine(
     frame: np.ndarray, colour: np.ndarray, box: tuple[int, int, int, int], outside: bool
 ) -> tuple[int, int, int, int]:
@@ -140,8 +197,9 @@ def _same_colour(frame: np.ndarray, colour: np.ndarray, level: int) -> np.ndarra
 
 def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid | None:
     """The lattice of marks inside a panel's box, and the board it spans, or None if they make none:
-    from every mark (dots and empty-cell markers), else from the round dots alone (a canvas whose
-    empty cells have no marker, only faint lines that a blur removes but for their crossings)."""
+    from every mark (dots and empty-cell markers), else from the round marks (pipes drawn between
+    them left out), else from the round dots alone (a canvas whose empty cells have no marker, only
+    faint lines that a blur removes but for their crossings)."""
     x, y, w, h = box
     if min(w, h) < MIN_PANEL_SIDE:
         return None
@@ -158,17 +216,22 @@ def _lattice_in(frame: np.ndarray, box: tuple[int, int, int, int]) -> PanelGrid 
     widths, heights = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     # What touches the box's edge is the page around the panel (its rounded corners), not a mark.
     inner = (lefts > 0) & (tops > 0) & (lefts + widths < w) & (tops + heights < h) & (areas >= MIN_MARK_AREA)
-    grid = _fit_lattice(centroids[1:][inner], areas[inner], marks, box, dots_only=False)
-    if grid is not None:
-        return grid
-    # Round: as wide as tall, filling about pi/4 of their box (a frame line or a text line does not).
+    every = _fit_lattice(centroids[1:][inner], areas[inner], marks, box, dots_only=False)
+    # Round: as wide as tall (to a pixel, for a marker of a few), filling about pi/4 of their box (a
+    # frame line or a text line does not).
     fill = areas / np.maximum(widths * heights, 1)
-    round_ = (
-        inner & (np.abs(widths - heights) <= ROUND_SLACK * np.maximum(widths, heights)) & (fill >= ROUND_FILL)
-    )
-    if not round_.any():
-        return None
-    # ...and the size of the dots: a crossing of faint lines is round but a few pixels, and there may be
+    slack = np.maximum(1, ROUND_SLACK * np.maximum(widths, heights))
+    round_ = inner & (np.abs(widths - heights) <= slack) & (fill >= ROUND_FILL)
+    if not round_.any() or (every is not None and round_.sum() == inner.sum()):
+        return every
+    # Pipes drawn from dot to dot are marks off the lattice (their middles half a step off, or near a
+    # centre but not on it) that can outweigh it or pull it askew: the round marks alone, small
+    # markers and big dots, share it too. The lattice that fits better is the board's.
+    blobs = _fit_lattice(centroids[1:][round_], areas[round_], marks, box, dots_only=False)
+    grids = [grid for grid in (every, blobs) if grid is not None]
+    if grids:
+        return max(grids, key=lambda grid: grid.score)
+    # Round dots alone, by their size: a crossing of faint lines is round but a few pixels, and there may be
     # more crossings than dots (empty rows and columns); a board has two pairs of dots at least, so the
     # fourth largest round mark is a dot's size (or an icon's, larger).
     sizes = np.sort(areas[round_])
@@ -205,14 +268,31 @@ def _fit_lattice(
     col = (centres[:, 0] - first_x) / step_x
     row = (centres[:, 1] - first_y) / step_y
     near = (np.abs(col - np.rint(col)) <= ON_LATTICE) & (np.abs(row - np.rint(row)) <= ON_LATTICE)
-    inside_grid = (
-        near & (np.rint(col) >= 0) & (np.rint(col) < cols) & (np.rint(row) >= 0) & (np.rint(row) < rows)
+    inside_grid = near & _in_grid(col, row, cols, rows)
+    # A cell is accounted for when something other than the panel covers its centre (a marker, a
+    # dot, or a pipe and its tint), or all round it (a dot whose glyph, in its middle, is the panel's
+    # own colour), or a mark sits on it.
+    centre_x, centre_y = first_x + np.arange(cols) * step_x, first_y + np.arange(rows) * step_y
+    covered = _marked_at(marks, centre_x, centre_y)
+    reach = GLYPH_CLEAR * step_x
+    covered |= (
+        _marked_at(marks, centre_x - reach, centre_y)
+        & _marked_at(marks, centre_x + reach, centre_y)
+        & _marked_at(marks, centre_x, centre_y - reach)
+        & _marked_at(marks, centre_x, centre_y + reach)
     )
-    # A cell is accounted for when something other than the panel covers its centre: a marker, a
-    # dot, or a pipe and its tint.
-    centre_x = np.rint(first_x + np.arange(cols) * step_x).astype(int)
-    centre_y = np.rint(first_y + np.arange(rows) * step_y).astype(int)
-    cells_marked = float(marks[np.clip(centre_y, 0, h - 1)][:, np.clip(centre_x, 0, w - 1)].mean())
+    on_cells = np.zeros_like(covered)
+    on_cells[np.rint(row[inside_grid]).astype(int), np.rint(col[inside_grid]).astype(int)] = True
+    # Markers mark every cell of their board: an outer row or column mostly bare lies beyond it (a
+    # box wider than the panel, where a title's or a button's letters fall near a centre).
+    top, bottom, left, right = _marked_span(covered | on_cells)
+    kept = (covered | on_cells)[top:bottom, left:right]
+    if not dots_only and min(kept.shape) >= MIN_CELLS and kept.mean() >= MARKED_BOARD:
+        covered, on_cells = covered[top:bottom, left:right], on_cells[top:bottom, left:right]
+        first_x, first_y = first_x + left * step_x, first_y + top * step_y
+        cols, rows = right - left, bottom - top
+        inside_grid &= _in_grid(col - left, row - top, cols, rows)
+    cells_marked = float((covered | on_cells).mean())
     marks_on = inside_grid.sum() / len(centres)
     if marks_on < MIN_MARKS_ON_LATTICE:
         return None
@@ -223,9 +303,45 @@ def _fit_lattice(
         return None
     xs = tuple(x + first_x - step_x / 2 + index * step_x for index in range(cols + 1))
     ys = tuple(y + first_y - step_y / 2 + index * step_y for index in range(rows + 1))
-    # Marks that fit, not cells: a box wider than the panel (the whole window) spans more cells
-    # but holds no more marks, and the tighter board wins.
-    return PanelGrid(xs, ys, cells_marked * marks_on * float(inside_grid.sum()) - 0.01 * rows * cols)
+    # Cells that marks fit, not marks: a box wider than the panel (the whole window) spans more cells
+    # but holds no more marks, save the letters of a title that fall by chance near a cell's centre,
+    # several to a cell; the tighter board wins.
+    return PanelGrid(xs, ys, cells_marked * marks_on * float(on_cells.sum()) - 0.01 * rows * cols)
+
+
+def _marked_at(marks: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """(len(ys), len(xs)) bool: whether `marks` (h, w) is set at each pixel (x, y) of the grid."""
+    height, width = marks.shape
+    cols = np.clip(np.rint(xs).astype(int), 0, width - 1)
+    rows = np.clip(np.rint(ys).astype(int), 0, height - 1)
+    return marks[rows][:, cols] > 0
+
+
+def _in_grid(col: np.ndarray, row: np.ndarray, cols: int, rows: int) -> np.ndarray:
+    """Whether lattice positions (in cells, from the first cell's centre) round to a cell of the grid."""
+    return (np.rint(col) >= 0) & (np.rint(col) < cols) & (np.rint(row) >= 0) & (np.rint(row) < rows)
+
+
+def _marked_span(marked: np.ndarray) -> tuple[int, int, int, int]:
+    """The rows and columns (top, bottom, left, right; the ends past them) of a grid (rows, cols) bool
+    of marked cells left when outer rows and columns under MIN_CELLS_MARKED marked are cut off, the
+    barest first."""
+    top, bottom, left, right = 0, marked.shape[0], 0, marked.shape[1]
+    while bottom > top and right > left:
+        sides = {
+            "top": marked[top, left:right].mean(),
+            "bottom": marked[bottom - 1, left:right].mean(),
+            "left": marked[top:bottom, left].mean(),
+            "right": marked[top:bottom, right - 1].mean(),
+        }
+        barest = min(sides, key=sides.__getitem__)
+        if sides[barest] >= MIN_CELLS_MARKED:
+            break
+        top += barest == "top"
+        bottom -= barest == "bottom"
+        left += barest == "left"
+        right -= barest == "right"
+    return top, bottom, left, right
 
 
 def _dots_fill_panel(areas: np.ndarray, size: tuple[int, int], cells: tuple[int, int], step: float) -> bool:

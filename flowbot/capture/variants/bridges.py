@@ -17,6 +17,9 @@ STROKE_COVERAGE = 0.45
 # ...reaching both sides of the cell (the first and last fifth), and two strokes lie this far apart.
 SIDE = 0.2
 STROKE_GAP = 0.15
+# A stroke is a line, no wider than this share of the cell: grey as wide is the cell's own background
+# (a light board), which a pipe across the cell splits in two bands.
+STROKE_WIDTH = 0.2
 
 
 def find_bridges(frame: np.ndarray, geometry: Geometry, cells: list[Cell]) -> frozenset[Cell]:
@@ -63,5 +66,7 @@ def _two_strokes(grey: np.ndarray) -> bool:
     if rows.size == 0:
         return False
     bands = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1)
+    if max(len(band) for band in bands) > STROKE_WIDTH * height:
+        return False
     middles = [band.mean() for band in bands]
     return max(middles) - min(middles) >= STROKE_GAP * height

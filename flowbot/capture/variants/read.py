@@ -3,6 +3,8 @@ naming it, a board it cannot read (Shapes: cubes, rings)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from flowbot.capture.board import Board, board_candidates, no_board_message
@@ -35,9 +37,10 @@ def read_variant(frame: np.ndarray) -> VariantReading:
     # Square boards are looked for first, unless the lines say otherwise: the square board's finder
     # tries hard (up to seconds on a large frame) before it gives up on another kind of board.
     square_first = looks_square(shares)
+    found: list[Board] = []
     if square_first:
         try:
-            return _read_square(frame)
+            return _read_square(frame, found=found)
         except CaptureError as error:
             square_error = error
     try:
@@ -50,34 +53,41 @@ def read_variant(frame: np.ndarray) -> VariantReading:
         # Slanted lines may be the page's (a bright drawing beside the board outweighs a dim grid):
         # a square board is still taken, if the lines around it run level and upright.
         try:
-            return _read_square(frame, square_lines=True)
+            return _read_square(frame, square_lines=True, found=found)
         except CaptureError as error:
             square_error = error
     kind = unreadable_kind(shares)
-    if kind is not None:
+    # A board drawn with no lines at all (a lattice of marks in a panel) is square: the directions
+    # seen are its dots' round edges and glyphs, never the lines of a Shapes board.
+    if kind is not None and all(board.lined for board in found):
         raise UnreadableBoardError(f"this is a {kind}: flowbot cannot read it yet")
     raise square_error
 
 
-def _read_square(frame: np.ndarray, square_lines: bool = False) -> VariantReading:
+def _read_square(
+    frame: np.ndarray, square_lines: bool = False, found: list[Board] | None = None
+) -> VariantReading:
     """A square board (with bridges, walls, warps); CaptureError as the classic reader gives it.
-    With `square_lines`, only a board whose surroundings' lines run level and upright."""
+    With `square_lines`, only a board whose surroundings' lines run level and upright (a board drawn
+    with none is taken as it is). Each board found is appended to `found`."""
     failures: list[str] = []
     misread: CaptureError | None = None
     for board in board_candidates(frame, failures):
+        if found is not None:
+            found.append(board)
         crop, (left, top) = _around(frame, board.geometry)
         local = board.geometry.shifted(-left, -top)
         warps, opened = frozenset(), frozenset()
         if may_warp(crop, local):
             kernel = edge_kernel(*frame.shape[:2])
             warps, opened = find_warps(edge_mask(crop, kernel), local, board.holes)
-        board = Board(board.geometry, board.holes - opened)
+        board = replace(board, holes=board.holes - opened)
         try:
             groups = group_dots(find_dots(frame, board.geometry, board.holes))
         except CaptureError as error:
             misread = misread or error
             continue
-        if square_lines and not looks_square(line_directions(crop)):
+        if square_lines and board.lined and not looks_square(line_directions(crop)):
             misread = misread or CaptureError("the lines around the board found are not level and upright")
             continue
         return _square_reading(crop, local, board, groups, warps)
