@@ -272,3 +272,17 @@ def test_win_words_in_other_languages_are_a_win_when_new(text):
     words = [ocr.Word(part, 0, 0, 10, 10, 90.0) for part in text.split()]
     assert says_won(words, [])
     assert not says_won(words, words)
+
+
+def test_a_picture_read_lately_is_not_read_again_and_a_changed_one_is(monkeypatch):
+    # The live loop reads a game's window after each try of a level: a still window costs no OCR.
+    calls = []
+    monkeypatch.setattr(ocr, "available", lambda: True)
+    word = ocr.Word("ok", 0, 0, 1, 1, 99)
+    monkeypatch.setattr(ocr, "_tesseract_words", lambda frame: calls.append(1) or [word])
+    picture = np.zeros((40, 60, 3), dtype=np.uint8)
+    assert ocr.read_words(picture) == ocr.read_words(picture.copy()) == [word]
+    assert len(calls) == 1
+    picture[5, 5] = 255
+    ocr.read_words(picture)
+    assert len(calls) == 2

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import shutil
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import cv2
@@ -26,6 +28,9 @@ BAND_GAP = 4
 BAND_HEIGHTS = (8, 240)
 BAND_MARGIN = 6
 BAND_LIMIT = 12
+# The words of the pictures read last, by digest (see read_words): the live loop looks at a game's
+# window after every try of a level, and a window that did not change reads as it did.
+READ_KEPT = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +48,9 @@ class Word:
     def center(self) -> tuple[float, float]:
         """The pixel (x, y) in the middle of the word."""
         return self.left + self.width / 2, self.top + self.height / 2
+
+
+_READ: OrderedDict[bytes, list[Word]] = OrderedDict()
 
 
 @functools.cache
@@ -109,11 +117,33 @@ def read_lines(patches: list[np.ndarray]) -> list[str]:
 
 def read_words(frame: np.ndarray) -> list[Word]:
     """Every word tesseract finds on a frame (sparse text: labels, links, messages), in frame pixels.
+    A picture read lately is not read again (a few hundred milliseconds of OCR): the live loop looks
+    at a game's still window after each try of a level.
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
     if not available() or frame.size == 0:
         return []
+    key = _picture_key(frame)
+    if key in _READ:
+        _READ.move_to_end(key)
+        return list(_READ[key])
+    words = _tesseract_words(frame)
+    _READ[key] = words
+    while len(_READ) > READ_KEPT:
+        _READ.popitem(last=False)
+    return list(words)
+
+
+def _picture_key(frame: np.ndarray) -> bytes:
+    """A digest of a picture's size and pixels: equal for two captures of one still picture."""
+    digest = hashlib.blake2b(np.ascontiguousarray(frame).data, digest_size=16)
+    digest.update(repr(frame.shape).encode())
+    return digest.digest()
+
+
+def _tesseract_words(frame: np.ndarray) -> list[Word]:
+    """Every word tesseract finds on a frame, in frame pixels (see read_words)."""
     import pytesseract
 
     height = frame.shape[0]
