@@ -26,7 +26,10 @@ from pathlib import Path
 
 WINDOW = (540, 960)
 PACK = "6x6"
-FAULTS = ("lossy:0.05", "lossy:0.2", "last-step:0.3", "popup-window", "skip-arrows", "dialog-closes")
+FAULTS = (
+    "lossy:0.05", "lossy:0.2", "last-step:0.3", "popup-window", "skip-arrows", "dialog-closes",
+    "lost-release:0.3", "next-in-place", "no-sign",
+)  # fmt: skip
 TWO_BOTS = "two bots"
 REFUSED = 9  # the exit code of a bot that finds another one playing on its display
 BOT_TIMEOUT = 300.0  # seconds a bot may take for its levels before the run counts it as hung

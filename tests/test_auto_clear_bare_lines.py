@@ -179,7 +179,7 @@ def test_a_game_that_never_takes_a_fully_joined_level_is_never_claimed(levels, t
     assert game.won == []
     assert report.cleared == 0
     assert "gave no sign that it took the level" in report.stopped
-    assert "bare lines" in report.stopped
+    assert "counts a level only on the game's word" in report.stopped
 
 
 def test_a_game_that_takes_every_release_is_cleared_on_its_own_sign(levels, tmp_path):

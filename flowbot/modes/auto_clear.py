@@ -179,6 +179,9 @@ class AutoClear(LiveLoop):
             if evidence.won_by is not None:
                 return self._won_level(level, attempt, timing, evidence.won_by, scene, solution, before)
             if isinstance(gone, BoardAnsweredError):
+                over = self.game_over(geometry)  # the board gave way to the end screen ("Time's up!")
+                if over is not None:
+                    raise GameOver(over)
                 raise AutoClearError(
                     f"level {number} ({puzzle.size}): {gone.args[0].removesuffix('; ' + STOPPED)}, but "
                     "no new level, dialog or win words could be read there; nothing more was pressed"
