@@ -132,3 +132,23 @@ def test_only_counters_that_changed_while_drawing_speak_against_the_level():
     now = [word("flows:"), word("4/5"), word("level"), word("3/10"), word("pipe:"), word("95%")]
     assert counters_against(before, now) == ["4/5", "95%"]
     assert counters_against(now, now) == []
+
+
+def test_each_level_is_solved_once(levels, tmp_path, monkeypatch):
+    # The board the loop found solvable (a new level in place) is the one played: its solution is
+    # kept, not found again.
+    from flowbot.modes import auto_clear
+
+    solved: list[tuple[str, ...]] = []
+    real = auto_clear.solve
+
+    def counting(puzzle, **options):
+        """The solver, noting each board it is asked."""
+        solved.append(tuple(puzzle.to_rows()))
+        return real(puzzle, **options)
+
+    monkeypatch.setattr(auto_clear, "solve", counting)
+    report, _ = run(levels, FaultSpec(next_in_place=True), tmp_path, count=3)
+    assert report.cleared == 3, report.summary()
+    boards = solved[1:]  # after the warm-up's tiny board
+    assert len(boards) == len(set(boards)) >= 3, boards

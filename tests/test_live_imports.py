@@ -96,3 +96,14 @@ def test_the_games_use_only_the_loops_public_services():
         and node.attr in private
     ]
     assert not used, used
+
+
+def test_the_loop_imports_no_solver():
+    # A game says with its own solver whether a board read is a level (issue 33): the loop knows none.
+    found = [
+        (module_name(path), module)
+        for path in LOOP
+        for module, _ in imports(path)
+        if module.startswith("flowbot.solve")
+    ]
+    assert not found, found

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -52,10 +52,11 @@ from flowbot.live.report import (
 )
 from flowbot.live.scene import Scene
 from flowbot.model import Cell, Geometry, Puzzle, Solution
-from flowbot.solve.sat import solve
+from flowbot.solve.sat import SolveResult, solve
 
 log = logging.getLogger(__name__)
 
+SOLUTIONS_KEPT = 8  # boards whose solutions are kept (see AutoClear._solve)
 # Seconds the game gets to give its word (a dialog, a new level, win words) once every join of the
 # level shows: only a game that gives no sign waits it all, and then the level is not counted.
 SIGN_WAIT = 1.0
@@ -83,6 +84,8 @@ class AutoClear(LiveLoop):
     # Where the last board read lay on the frame (every frame is of the same region): the next read
     # looks there first, a few milliseconds a look less, and reads the whole frame when no board is there.
     _near: Geometry | None = None
+    # The boards solved last, by their rows (None: no solution found): each level is solved once.
+    _solutions: dict[tuple[str, ...], SolveResult] = field(default_factory=dict)
 
     def read(self, pixels: np.ndarray) -> Reading:
         """Read the board on a frame (CaptureError when none reads), around the last board first."""
@@ -101,6 +104,24 @@ class AutoClear(LiveLoop):
             frame[y - 10 : y + 10, x - 10 : x + 10] = (0, 0, 230) if y == 20 else (230, 0, 0)
         with contextlib.suppress(FlowbotError):
             solve(read_puzzle(frame).puzzle)
+
+    def solvable(self, puzzle: Puzzle) -> bool:
+        """True when a board read has a solution found within two seconds; the solution is kept, so
+        the level the loop found this way is not solved again when it is played."""
+        return self._solve(puzzle, timeout=2).solution is not None
+
+    def _solve(self, puzzle: Puzzle, timeout: float) -> SolveResult:
+        """The board solved (within `timeout` seconds) once: the answers for the boards solved last
+        are kept by their rows (a time-out is not an answer, and is not kept)."""
+        key = tuple(puzzle.to_rows())
+        result = self._solutions.get(key)
+        if result is None:
+            result = solve(puzzle, timeout=timeout)
+            if result.status != "timeout":
+                self._solutions[key] = result
+            while len(self._solutions) > SOLUTIONS_KEPT:
+                del self._solutions[next(iter(self._solutions))]
+        return result
 
     def play_level(self, number: int, scene: Scene, report: Report) -> LevelResult:
         """Solve, draw and confirm one level on evidence (drawing again the flows not shown joined)."""
@@ -292,7 +313,7 @@ class AutoClear(LiveLoop):
         _close_win_dialog), and save the picture with what was read drawn on it."""
         closed = False
         for look in range(MISREAD_LOOKS + 1):
-            result = solve(scene.reading.puzzle, timeout=10)
+            result = self._solve(scene.reading.puzzle, timeout=10)
             if result.solution is not None:
                 return scene, result.solution
             log.info("level %d read as %s has no solution; looking again", number, scene.reading.puzzle.size)

@@ -87,6 +87,10 @@ class VariantClear(LiveLoop):
         """A board of any kind, read from a frame."""
         return read_sister(pixels)
 
+    def solvable(self, puzzle: Puzzle) -> bool:  # type: ignore[override]
+        """True when a board read has a solution found within two seconds."""
+        return solve(puzzle, timeout=2).solution is not None
+
     def play_level(self, number: int, scene: Scene, report: Report) -> LevelResult:
         """Solve, draw and verify one level (drawn once more if the game did not take it)."""
         started = time.perf_counter()
