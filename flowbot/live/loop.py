@@ -49,6 +49,7 @@ from flowbot.live.controls import (
     remember,
     window_changed,
 )
+from flowbot.live.counters import counters_against
 from flowbot.live.game_over import game_over_message
 from flowbot.live.report import AutoClearError, LevelResult, Report
 from flowbot.live.rounds import play_rounds
@@ -395,6 +396,18 @@ class LiveLoop:
             window = self.window_of(board or scene.geometry)
             self._before_bands = (scene.frame, read_words_in_bands(cut(scene.frame, window)))
         return says_won(read_words_in_bands(shown), self._before_bands[1])
+
+    def counters_against(self, shown: np.ndarray, words: list[Word], board: CellMap) -> list[str]:
+        """The game's counters that say the level just drawn is not taken ("flows 4/5", "pipe 95%"),
+        in the game's window (`shown`, its `words` read whole) read whole and band by band (a small
+        counter line beside a bright board reads only so), against the same reads of the window
+        before the level's first stroke. Reads repeat no OCR of a picture read lately."""
+        before = self._before_drawing
+        if before is None:
+            return []
+        was = cut(before, self.window_of(board))
+        earlier = [*read_words(was), *read_words_in_bands(was)]
+        return counters_against(earlier, [*words, *read_words_in_bands(shown)])
 
     def words_before(self, scene: Scene, board: CellMap | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only

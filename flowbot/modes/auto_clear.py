@@ -37,7 +37,7 @@ from flowbot.capture.verdict import (
 )
 from flowbot.errors import CaptureError, FlowbotError
 from flowbot.live.controls import board_pixels
-from flowbot.live.counters import counters_against, done_count
+from flowbot.live.counters import done_count
 from flowbot.live.game_over import game_over_message
 from flowbot.live.loop import MISREAD_LOOKS, POLL, LiveLoop
 from flowbot.live.report import (
@@ -458,7 +458,7 @@ class AutoClear(LiveLoop):
                     raise GameOver(f"the game is over: {over}")
                 if self.says_won(shown, shown_words, scene):
                     return Evidence("message")
-                against = counters_against(self.words_before(scene), shown_words)
+                against = self.counters_against(shown, shown_words, scene.geometry)
                 if against:
                     log.info("the game's counters say the level is not taken: %s", ", ".join(against))
             if late:
