@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_live.py                       # 60 s trials, 3 runs, all sizes and games
     .venv/bin/python scripts/bench_live.py --runs 1 --seconds 20 --sizes 5x5
+    .venv/bin/python scripts/bench_live.py --screen 3840x2160 ...     # the game's window on a 4K screen
 
 Starts a virtual display (Xvfb), then for each game (one that fills straight pointer jumps,
 `--sample-per-frame --interpolate`, and one that does not, `--sample-per-frame`) and each board size
@@ -48,6 +49,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--bot-args", default="", help="extra auto-clear options, e.g. '--move-delay 0.02' (default: none)"
     )
     parser.add_argument("--out", metavar="FILE", help="JSON file (default: bench-results/live-STAMP.json)")
+    parser.add_argument(
+        "--screen", metavar="WxH", default=f"{WINDOW[0] + 100}x{WINDOW[1] + 64}",
+        help="the virtual screen's size, the game's window at its top-left (default: %(default)s)",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -57,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parse_args(argv)
     figures: dict = {"seconds": args.seconds, "runs": args.runs, "bot_args": args.bot_args, "trials": []}
-    with VirtualDisplay(WINDOW[0] + 100, WINDOW[1] + 64):
+    width, height = (int(side) for side in args.screen.lower().split("x"))
+    figures["screen"] = args.screen
+    with VirtualDisplay(width, height):
         for game in args.games:
             for size in args.sizes:
                 runs = [

@@ -100,3 +100,57 @@ class SimulatedGame:
         self.held = False
         self.view.pointer_up()
         self.layout = self._draw()
+
+
+DESKTOP_BGR = (60, 40, 30)  # a plain desktop around the game's window
+
+
+class DesktopGame(SimulatedGame):
+    """The simulated game in a window at `at` on a bigger desktop (a 4K monitor, say), the rest of it
+    a plain colour: a Screen of the whole desktop, a Pointer in its pixels, and the display's windows
+    (`stack`, `box`: the game's alone). Every region grabbed is kept in `grabbed` (None: all)."""
+
+    def __init__(self, levels, desktop: tuple[int, int] = (3840, 2160), at: tuple[int, int] = (1600, 600),
+                 size: tuple[int, int] = (540, 960), **options) -> None:  # fmt: skip
+        super().__init__(levels, size, **options)
+        self.at = at
+        self.window = Region(*at, *size)
+        self.bounds = Region(0, 0, *desktop)
+        self.desktop = np.full((desktop[1], desktop[0], 3), DESKTOP_BGR, dtype=np.uint8)
+        self.grabbed: list[Region | None] = []
+
+    def show(self) -> None:
+        """Draw the game's window, as it is now, onto the desktop."""
+        window = super().grab().pixels
+        left, top = self.at
+        self.desktop[top : top + window.shape[0], left : left + window.shape[1]] = window
+
+    def grab(self, region: Region | None = None) -> Frame:
+        """What the desktop shows now, of `region` (default: all of it)."""
+        self.grabbed.append(region)
+        self.show()
+        return self.copy(region)
+
+    def copy(self, region: Region | None) -> Frame:
+        """The desktop's pixels of `region` as they are, copied as a capture copies them."""
+        area = region or Region(0, 0, self.desktop.shape[1], self.desktop.shape[0])
+        part = self.desktop[area.top : area.top + area.height, area.left : area.left + area.width]
+        return Frame(part.copy(), area.left, area.top)  # a copy: the desktop is drawn on again
+
+    def move_window(self, left: int, top: int) -> None:
+        """Move the game's window (what it leaves uncovered shows the desktop)."""
+        self.desktop[:] = DESKTOP_BGR
+        self.at = (left, top)
+        self.window = Region(left, top, self.window.width, self.window.height)
+
+    def move(self, x: float, y: float) -> None:
+        """Pointer motion at a desktop pixel, to the game in its window's pixels."""
+        super().move(x - self.at[0], y - self.at[1])
+
+    def stack(self) -> list[int]:
+        """The desktop's one window: the game's."""
+        return [1]
+
+    def box(self, window_id: int) -> Region | None:
+        """Where the game's window is."""
+        return self.window if window_id == 1 else None

@@ -187,12 +187,17 @@ class BoardGuard:
     def _window_under(self, board: Region) -> Window | None:
         """The topmost shown window holding the board's centre: the game's (None if there is none)."""
         assert self.windows is not None
-        x, y = board.left + board.width / 2, board.top + board.height / 2
-        for window_id in reversed(self.windows.stack()):
-            box = self.windows.box(window_id)
-            if box is not None and box.contains(x, y):
-                return Window(window_id, box)
-        return None
+        return window_under(self.windows, board.left + board.width / 2, board.top + board.height / 2)
+
+
+def window_under(windows: Windows, x: float, y: float) -> Window | None:
+    """The topmost shown window holding the screen pixel (x, y) (None if there is none): under a
+    board's centre, the game's."""
+    for window_id in reversed(windows.stack()):
+        box = windows.box(window_id)
+        if box is not None and box.contains(x, y):
+            return Window(window_id, box)
+    return None
 
 
 def check_on_a_window(windows: Windows | None, x: float, y: float) -> None:

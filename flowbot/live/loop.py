@@ -13,13 +13,14 @@ or text that showed before drawing is no evidence.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from flowbot.act.guard import BoardGoneError, BoardGuard, Windows, check_on_a_window
+from flowbot.act.guard import BoardGoneError, BoardGuard, Windows, check_on_a_window, window_under
 from flowbot.act.plan import PointerSettings
 from flowbot.act.pointer import Pointer, StopRun, click, stop_signals
 from flowbot.act.tuning import Tuner
@@ -119,6 +120,8 @@ class LiveLoop:
     # The frame on which a dialog new since drawing showed with a button that does not say to move on
     # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
     _other_dialog: tuple[Frame, bool] | None = None
+    _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
+    _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
 
     # --- what a game plugs in --------------------------------------------------------------------------
 
@@ -235,40 +238,62 @@ class LiveLoop:
         self, previous: list[str] | None, first: bool = False, timeout: float | None = None
     ) -> Scene | None:
         """Read the screen until a board that is not the last one reads the same twice in a row
-        (a board still sliding in reads differently); None when none came in time."""
+        (a board still sliding in reads differently); None when none came in time. The looks go where
+        the game was (look_region); one that finds no board there is followed at once by a look at
+        the whole area (the board moved, grew or went), kept to while a board reads there."""
         limit = timeout if timeout is not None else (2.0 if first else self.settle_timeout)
         deadline = self.clock.now() + limit
         last_rows = None
-        # The last look: its frame, what it read, and how long that read took.
-        last: tuple[Frame, BoardReading | None, float] | None = None
+        # The last look at each part of the screen looked at (where the game was, the whole area).
+        looks: dict[Region | None, _Look] = {}
         if previous is not None and self._won_look is not None:
             # The look that showed the level won: a screen unchanged since shows that level still.
-            last, last_rows = (*self._won_look, 0.0), previous
+            frame, reading = self._won_look
+            looks[self.look_region()], last_rows = _Look(frame, reading, previous, 0.0, 0.0), previous
         self._won_look = None
+        wide = self._focus is None  # the look is of the whole area (`region`), not where the game was
         while True:
-            started = time.perf_counter()  # the work's own duration, for the report: not a wait
-            frame = self.screen.grab(self.region)
-            captured = time.perf_counter()
-            if last is not None and _unchanged(last[0], frame, last[1]):
-                # Not a pixel changed where the board was read (or anywhere, when none read): it reads
-                # as it did, so the look that follows a read costs a capture, not a second read.
-                reading, rows, read_ms = last[1], last_rows, last[2]
-            else:
-                try:
-                    reading = self.read(frame.pixels)
-                except CaptureError as error:
-                    reading = None
-                    self.last_reason = str(error)
-                read_ms = (time.perf_counter() - captured) * 1000
-                rows = reading.puzzle.to_rows() if reading is not None else None
-                if rows is not None and previous is not None:
-                    rows = self._next_rows(frame, reading, previous)
+            where = self.region if wide else self.look_region()
+            look = self._look(where, previous, looks.get(where))
+            looks[where] = look
+            rows = look.rows
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
-                return Scene(frame, reading, (captured - started) * 1000, read_ms)
-            last_rows, last = rows, (frame, reading, read_ms)
+                scene = Scene(look.frame, look.reading, look.capture_ms, look.read_ms)
+                self._focus_on(scene, wide)
+                return scene
+            last_rows = rows
+            if rows is None and not wide:
+                wide = True  # no board where the game was: the whole area is looked at before anything
+                continue
+            wide = self._focus is None or (wide and rows is not None)
             if self.clock.now() > deadline:
                 return None
             self.clock.sleep(STILL_POLL if previous is not None and rows == previous else POLL)
+
+    def _look(self, where: Region | None, previous: list[str] | None, last: _Look | None) -> _Look:
+        """One look for a board at `where` (the whole area, or where the game was). A look that shows
+        nothing changed around what the `last` look there read is not read again: the look that
+        follows a read costs a capture, not a second read."""
+        started = time.perf_counter()  # the work's own duration, for the report: not a wait
+        frame = self.screen.grab(where)
+        captured = time.perf_counter()
+        capture_ms = (captured - started) * 1000
+        if last is not None and _unchanged(last.frame, frame, last.reading):
+            return _Look(frame, last.reading, last.rows, capture_ms, last.read_ms)
+        try:
+            reading = self.read(frame.pixels)
+        except CaptureError as error:
+            reading = None
+            self.last_reason = str(error)
+        if reading is not None and where != self.region and not self._holds(frame, reading):
+            # Near the edge of where the game was: perhaps a board cut by it (one that moved or grew).
+            reading = None
+            self.last_reason = "the board read lies at the edge of the part of the screen looked at"
+        read_ms = (time.perf_counter() - captured) * 1000
+        rows = reading.puzzle.to_rows() if reading is not None else None
+        if rows is not None and previous is not None:
+            rows = self._next_rows(frame, reading, previous)
+        return _Look(frame, reading, rows, capture_ms, read_ms)
 
     def _next_rows(self, frame: Frame, reading: BoardReading, previous: list[str]) -> list[str] | None:
         """A board read after a level, as rows: `previous` while that level still shows (read right,
@@ -289,6 +314,59 @@ class LiveLoop:
 
     # --- where the game is -----------------------------------------------------------------------------
 
+    def look_region(self) -> Region | None:
+        """The part of the screen the loop's looks grab: once a board was found, the game's part of it
+        (where its controls may be around the board, see room_of), else `region` (None: the whole
+        screen). A capture costs as its area: a 4K screen grabbed whole costs several times that."""
+        return self._focus or self.region
+
+    def _focus_on(self, scene: Scene, wide: bool) -> None:
+        """Look at the game's part of the screen around `scene`'s board from now on: what a look must
+        hold for the board (room_of) and the game's window, where the display tells it (a board that
+        grows or moves in it is found there); else a cell more around (a board that shifts a little
+        from one level to the next). After a look at the whole area the game's window is looked up
+        again: the board may be in another window now."""
+        if self.region is not None:
+            return  # the person's region is the game's part already
+        board = scene.geometry
+        if wide and self.windows is not None:
+            left, top, right, bottom = board.bounds
+            window = window_under(self.windows, (left + right) / 2, (top + bottom) / 2)
+            self._game_window = window.box if window is not None else None
+        room, game, limit = self.room_of(board), self._game_window_of(board), self.limit()
+        if room is None or limit is None:
+            self._focus = None
+            return
+        if game is None:
+            cell = math.ceil(board.cell_size)
+            room = Region(room.left - cell, room.top - cell, room.width + 2 * cell, room.height + 2 * cell)
+        self._focus = _bounding(room, game or room).clipped(limit) or room
+
+    def room_of(self, board: CellMap) -> Region | None:
+        """What a look must hold for a board (screen pixels) to be judged on it: where the game's
+        controls may be (window_of) and a cell around the board (a board cut by the look's edge would
+        read as a smaller one), inside the screen; None where the screen's extent is not known."""
+        window, limit = self.window_of(board), self.limit()
+        if window is None or limit is None:
+            return None
+        left, top, right, bottom = board.bounds
+        cell = board.cell_size
+        x0, y0 = math.floor(left - cell), math.floor(top - cell)
+        around = Region(x0, y0, math.ceil(right + cell) - x0, math.ceil(bottom + cell) - y0)
+        return _bounding(window, around).clipped(limit)
+
+    def _game_window_of(self, board: CellMap) -> Region | None:
+        """The game's window, as the display told it when the board was last found on the whole
+        area, when it holds the board's centre (None: not known, or the board is elsewhere now)."""
+        left, top, right, bottom = board.bounds
+        game = self._game_window
+        return game if game is not None and game.contains((left + right) / 2, (top + bottom) / 2) else None
+
+    def _holds(self, frame: Frame, reading: BoardReading) -> bool:
+        """True when a frame holds all that a board read on it needs to be judged there (room_of)."""
+        room = self.room_of(reading.geometry.shifted(frame.left, frame.top))
+        return room is not None and frame.region.covers(room)
+
     def fence(self, board: CellMap, frame: Frame, puzzle: Puzzle) -> None:
         """Before drawing a board read from `frame` (`board` in screen pixels): arm the pointer's
         guard (is the board still there before each press?), and keep the pointer near the board when
@@ -307,14 +385,17 @@ class LiveLoop:
 
     def window_of(self, board: CellMap) -> Region | None:
         """Where the game's controls may be: the window region when given, else the board with three
-        times its size around it (a dialog centred on a window much bigger than its board)."""
+        times its size around it (a dialog centred on a window much bigger than its board), within
+        the game's window where the display tells it (its controls are on it)."""
         if self.region is not None:
             return self.region
         limit = self.limit()
         if limit is None:
             return None
         left, top, right, bottom = board.bounds
-        return region_around((left, right), (top, bottom), limit, margin=3.0)
+        around = region_around((left, right), (top, bottom), limit, margin=3.0)
+        game = self._game_window_of(board)
+        return (around.clipped(game) or around) if game is not None else around
 
     def limit(self) -> Region | None:
         """Where on the screen the game may be: the pointer's first bounds (the monitor, or --region),
@@ -680,6 +761,18 @@ class _Levels:
         return following
 
 
+@dataclass(frozen=True)
+class _Look:
+    """One look of wait_for_board: its frame, the board read on it (None: none), that board as rows
+    (see _next_rows), and what the capture and the read cost in milliseconds."""
+
+    frame: Frame
+    reading: BoardReading | None
+    rows: list[str] | None
+    capture_ms: float
+    read_ms: float
+
+
 @dataclass
 class _Presses:
     """The presses made to move on from one won level: where the controls were looked for (the
@@ -706,6 +799,14 @@ class _Presses:
             if control is not None:
                 self.pressed.append(control)
         return came
+
+
+def _bounding(one: Region, other: Region) -> Region:
+    """The smallest region holding both."""
+    left, top = min(one.left, other.left), min(one.top, other.top)
+    right = max(one.left + one.width, other.left + other.width)
+    bottom = max(one.top + one.height, other.top + other.height)
+    return Region(left, top, right - left, bottom - top)
 
 
 def _unchanged(before: Frame, now: Frame, reading: BoardReading | None) -> bool:

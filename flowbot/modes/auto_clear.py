@@ -284,7 +284,7 @@ class AutoClear(LiveLoop):
         """The flows every cell of which shows exactly as on `last_look` (the board before the last
         try): the game took nothing of their last drags. With the board as it shows now, the next
         try's `last_look`."""
-        frame = self.screen.grab(self.region)
+        frame = self.screen.grab(self.look_region())
         shown = scene.geometry.shifted(-frame.left, -frame.top)
         every = [cell for path in solution.paths for cell in path]
         same = set(unchanged_cells(frame.pixels, shown, *last_look, every))
@@ -389,7 +389,7 @@ class AutoClear(LiveLoop):
         dots = scene.dots
         undrawn = self._undrawn or (scene.frame.pixels, scene.reading.geometry)
         while True:
-            frame = self.screen.grab(self.region)
+            frame = self.screen.grab(self.look_region())
             old = scene.geometry.shifted(-frame.left, -frame.top)
             # Every join where the board was, on cells the game marks as its flow's; joins on cells
             # left bare wait for the game's own sign (below).
@@ -471,7 +471,7 @@ class AutoClear(LiveLoop):
     def _dots_in_place(self, scene: Scene, before: np.ndarray) -> tuple[bool, Frame]:
         """Whether the level's dots still show where they were before drawing (the level is still
         there), and the frame looked at."""
-        frame = self.screen.grab(self.region)
+        frame = self.screen.grab(self.look_region())
         old = scene.geometry.shifted(-frame.left, -frame.top)
         dots = scene.dots
         return same_level_showing(centre_colours(frame.pixels, old), before, dots), frame

@@ -136,7 +136,7 @@ class VariantClear(LiveLoop):
         deadline = self.clock.now() + self.verify_timeout
         window = self.window_of(scene.geometry)
         while True:
-            frame = self.screen.grab(self.region)
+            frame = self.screen.grab(self.look_region())
             board = scene.geometry.shifted(-frame.left, -frame.top)
             if self.new_dialog(frame, board, window, scene):
                 return "dialog"
