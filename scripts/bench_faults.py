@@ -32,7 +32,7 @@ FAULTS = (
 )  # fmt: skip
 TWO_BOTS = "two bots"
 REFUSED = 9  # the exit code of a bot that finds another one playing on its display
-BOT_TIMEOUT = 300.0  # seconds a bot may take for its levels before the run counts it as hung
+BOT_TIMEOUT = 900.0  # seconds a bot may take for its levels before the run counts it as hung
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -81,13 +81,17 @@ def fault_run(fault: str, count: int, seed: int) -> dict:
         Game(Path(tmp), ["--fault", fault, "--seed", str(seed)]) as game,
     ):
         started = time.perf_counter()
-        bot = subprocess.run(
-            _bot(count, tmp), capture_output=True, text=True, timeout=BOT_TIMEOUT, check=False
-        )
+        bot = subprocess.Popen(_bot(count, tmp), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = bot.communicate(timeout=BOT_TIMEOUT)
+        except subprocess.TimeoutExpired:  # a bot still playing counts as hung, and the run goes on
+            bot.kill()
+            out, err = bot.communicate()
+            err += f"\nhung: still playing after {BOT_TIMEOUT:.0f} s"
         seconds = time.perf_counter() - started
         game.stop()
         records = game.records()
-    return _judged(records, [_outcome(bot.returncode, bot.stdout, bot.stderr, seconds)], seed)
+    return _judged(records, [_outcome(bot.returncode, out, err, seconds)], seed)
 
 
 def two_bots(count: int, seed: int) -> dict:
