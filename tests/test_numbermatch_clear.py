@@ -312,3 +312,150 @@ def test_a_line_that_runs_out_with_digits_left_is_planned_again_where_adds_are_u
     report = loop.run()
     assert report.stopped is None, report.stopped
     assert report.cleared == 1 and results[0].cleared and len(plans) >= 2
+
+
+class OneWindow:
+    """The window list of a display with only the game's window on it, filling the screen."""
+
+    def stack(self) -> list[int]:
+        return [1]
+
+    def box(self, window_id: int) -> Region | None:
+        return Region(0, 0, 540, 960)
+
+
+def test_a_game_that_ends_when_no_pair_is_left_is_won_with_the_defaults() -> None:
+    """The game ends a board the moment no pair is left, adds or not, and the bot does not know it:
+    it never takes the last pair while an add is left, so every board is cleared."""
+    results: list = []
+    game = NumberMatchGame(random.Random(3), rules=Rules(ends_without_pairs=True), report=results.append)
+    view = NumberMatchView(game, (540, 960))
+    screen, pointer = ViewScreen(view), ViewPointer(view)
+    report = NumberMatchClear(screen, pointer, None, 3, windows=OneWindow(), clock=ManualClock()).run()
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 3 and [result.cleared for result in results] == [True, True, True]
+    assert sum(board.adds for board in report.boards) == sum(result.adds_used for result in results) > 0
+
+
+def test_a_board_the_game_ended_with_no_pair_left_teaches_the_rule() -> None:
+    """A bot that starts out sure the game goes on when no pair is left takes the last pair: the game
+    draws its end over the board with adds unused, and the report says which rule that showed."""
+    from flowbot.modes.numbermatch_guard import BoardEndedError
+
+    results: list = []
+    game = NumberMatchGame(random.Random(3), rules=Rules(ends_without_pairs=True), report=results.append)
+    view = NumberMatchView(game, (540, 960))
+    loop = NumberMatchClear(
+        ViewScreen(view), ViewPointer(view), None, 3, windows=OneWindow(), clock=ManualClock(),
+        rules=Rules(ends_without_pairs=False),
+    )  # fmt: skip
+    report = loop.run()
+    assert isinstance(report.error, BoardEndedError), report.stopped
+    assert game.ended_early
+    assert report.rules.ends_without_pairs is True
+    [lesson] = [text for text in report.lessons if "ends-without-pairs=yes" in text]
+    assert f"{game.adds_left} add" in lesson and "no pair was left" in lesson
+    assert report.boards[-1].adds == game.rules.adds - game.adds_left
+
+
+class EndsQuietly(NumberMatchGame):
+    """A game that ends a board the moment no pair is left but draws no end over it: the board stays
+    on screen, and "+" (or any press) does nothing any more."""
+
+    @property
+    def ended_early(self) -> bool:
+        """Nothing drawn over the board."""
+        return False
+
+    def give_up(self) -> None:
+        """The board is over: a press deals no new one."""
+
+
+class IgnoresFirstAdd(NumberMatchGame):
+    """A game that does not take the first press of "+" (a press lost on its way)."""
+
+    lost = False
+
+    def add(self) -> bool:
+        """The first press is lost; later ones add."""
+        if not self.lost:
+            self.lost = True
+            return False
+        return super().add()
+
+
+def rows_shown(screen: ViewScreen, game: NumberMatchGame) -> dict[int, int]:
+    """The most rows each stage's board had at any look the bot took (kept up to date as it plays)."""
+    most: dict[int, int] = {}
+    grab = screen.grab
+
+    def counted(region: Region | None = None) -> Frame:
+        most[game.stage] = max(most.get(game.stage, 0), game.row_count)
+        return grab(region)
+
+    screen.grab = counted  # type: ignore[method-assign]
+    return most
+
+
+def test_a_plus_not_taken_on_a_board_with_no_pair_left_is_the_end_and_is_not_counted() -> None:
+    """The game ended the board (no pair left) but left it on screen: the "+" pressed then did
+    nothing. The report counts only the moves the game took, no row the game never showed, and
+    says which rule the game showed."""
+    game = EndsQuietly(random.Random(3), rules=Rules(ends_without_pairs=True))
+    view = NumberMatchView(game, (540, 960))
+    screen = ViewScreen(view)
+    shown = rows_shown(screen, game)
+    loop = NumberMatchClear(
+        screen, ViewPointer(view), None, 3, clock=ManualClock(), rules=Rules(ends_without_pairs=False)
+    )
+    report = loop.run()
+    assert report.stopped is not None and '"+" did nothing on a board with no pair left' in report.stopped
+    assert any(text.startswith('"+" did nothing when no pair was left') for text in report.lessons)
+    assert report.rules.ends_without_pairs is True
+    board = report.boards[-1]
+    assert board.adds == game.rules.adds - game.adds_left and board.moves == game.moves
+    assert board.most_rows <= shown[game.stage]
+    assert report.wrong_clicks == 1
+
+
+def test_a_plus_the_game_did_not_take_is_not_counted() -> None:
+    """A press of "+" the game lost: the board's moves and adds are the game's, its rows no more
+    than the game showed."""
+    results: list = []
+    game = IgnoresFirstAdd(random.Random(4), report=results.append)
+    view = NumberMatchView(game, (540, 960))
+    screen = ViewScreen(view)
+    shown = rows_shown(screen, game)
+    report = NumberMatchClear(screen, ViewPointer(view), None, 2, clock=ManualClock()).run()
+    assert report.stopped is None, report.stopped
+    assert report.cleared == 2 and report.wrong_clicks >= 1
+    for number, (board, result) in enumerate(zip(report.boards, results, strict=True), start=1):
+        assert (board.moves, board.adds) == (result.moves, result.adds_used)
+        assert board.most_rows <= shown[number]
+
+
+def test_a_board_won_only_by_leaving_no_pair_is_played_so_unless_the_game_ends_such_boards() -> None:
+    """Every win of this board leaves it with no pair before its add: with the end rule not known
+    that line is its only chance (a game that went on would be won), so it is played; a game known
+    to end such a board gets the line that takes the most pairs and never leaves none."""
+    from flowbot.numbermatch.board import apply_move, find_pairs
+    from flowbot.numbermatch.search import NO_WIN, solve
+
+    cells = (5, 3, 8, 9, 5, 3, 2, 9, 5, 2, 2)
+    assert solve(cells, Rules(adds=1)).status == NO_WIN
+
+    def played(rules: Rules) -> list[tuple[int, ...]]:
+        """The boards the bot's plan goes through."""
+        loop = NumberMatchClear(
+            None, None, None, 1, clock=ManualClock(), rules=rules, fixed=frozenset({"diagonals"})
+        )  # type: ignore[arg-type]
+        boards, board = [], cells
+        for move in loop.plan(cells, 1):
+            board = apply_move(board, move, rules)
+            boards.append(board)
+        return boards
+
+    bold = played(Rules())
+    assert bold[-1] == () and any(board and not find_pairs(board) for board in bold)
+    safe = played(Rules(ends_without_pairs=True))
+    assert safe[-1] != () and all(find_pairs(board) for board in safe[:-1])

@@ -156,3 +156,50 @@ def test_a_press_then_release_clicks_and_a_drag_scrolls() -> None:
     view.pointer_down(cx, cy)
     view.pointer_up(cx, cy)
     assert game.adds_left == adds - 1
+
+
+def play_until_no_pair(game: NumberMatchGame) -> None:
+    """Take pairs (the last one found) until none is left; skips a board that clears on the way."""
+    while find_pairs(game.cells):
+        a, b = find_pairs(game.cells)[-1]
+        game.click(a)
+        game.click(b)
+        if game.stage > 1:
+            pytest.skip("this board cleared without adds")
+
+
+def test_a_game_that_ends_without_pairs_ends_a_board_with_adds_unused() -> None:
+    """With ends-without-pairs=yes a board is over the moment no pair is left: "+" adds nothing, an
+    end is drawn over the board (no board reads), and a click deals a new one, not cleared."""
+    from flowbot.numbermatch.read import NumberMatchReadError
+
+    game, results = new_game(7, rules=Rules(ends_without_pairs=True))
+    play_until_no_pair(game)
+    assert game.stuck and game.ended_early and game.adds_left == 4
+    assert not game.add() and game.adds_left == 4
+    view = NumberMatchView(game, (540, 960))
+    with pytest.raises(NumberMatchReadError):
+        read_board(frame_of(view))
+    view.pointer_down(270, 500)
+    view.pointer_up(270, 500)
+    assert results[-1].cleared is False and results[-1].adds_used == 0 and not game.stuck
+    goes_on, _ = new_game(7)
+    play_until_no_pair(goes_on)
+    assert not goes_on.stuck and goes_on.add()
+
+
+def test_the_game_takes_rules_by_name_and_refuses_those_it_cannot_play(capsys) -> None:
+    from flowbot.errors import UsageError
+    from flowbot.game.app import main, numbermatch_rules
+
+    assert numbermatch_rules(3, "ends-without-pairs=yes") == Rules(adds=3, ends_without_pairs=True)
+    assert numbermatch_rules(4, None) == Rules()
+    for spec, named in (
+        ("adds=unlimited", "say how many with --adds"),
+        ("ends-without-pairs=yes,add-when-stuck=yes", "not with add-when-stuck=yes or auto-add=yes"),
+        ("diagonal=no", "unknown rule 'diagonal'"),
+    ):
+        with pytest.raises(UsageError, match=named):
+            numbermatch_rules(4, spec)
+    assert main(["--rules", "ends-without-pairs=yes"]) == 64
+    assert "--rules is for --numbermatch" in capsys.readouterr().err

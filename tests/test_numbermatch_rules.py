@@ -15,7 +15,7 @@ from flowbot.numbermatch import ADD, Move, Rules, apply_move, solve
 from flowbot.numbermatch.errors import NumberMatchInputError
 from flowbot.numbermatch.rules import GENERATED
 from flowbot.numbermatch.search import NO_WIN, WON
-from tests.test_numbermatch_search import legal_pairs
+from tests.test_numbermatch_search import legal_pairs, stuck_ends
 
 
 def added(board: tuple[int, ...], rules: Rules) -> tuple[int, ...]:
@@ -57,16 +57,18 @@ def brute_force_win(cells: tuple[int, ...], rules: Rules) -> bool:
     """Whether any line wins under the rules, by trying every move in every position."""
 
     @cache
-    def wins(board: tuple[int, ...], adds: int) -> bool:
-        """Win from this position?"""
+    def wins(board: tuple[int, ...], adds: int, start: bool = False) -> bool:
+        """Win from this position (`start`: the board given, which the game is showing)?"""
         if not board:
             return True
         pairs = legal_pairs(board, rules)
         if any(wins(play(board, Move(a, b), rules), adds) for a, b in pairs):
             return True
+        if not pairs and not start and stuck_ends(rules):
+            return False  # the game ended here
         return adds > 0 and not (rules.add_when_stuck and pairs) and wins(play(board, ADD, rules), adds - 1)
 
-    return wins(drop_rows(list(cells), rules), rules.adds)
+    return wins(drop_rows(list(cells), rules), rules.adds, start=True)
 
 
 def test_a_generated_add_appends_the_remaining_digits_every_second_complemented_reversed() -> None:
@@ -109,8 +111,10 @@ def test_an_unknown_kind_of_add_is_refused_by_name() -> None:
         Rules(width=4, adds=2, add_when_stuck=True),
         Rules(width=4, adds=1, clear_rows=False),
         Rules(width=4, adds=1, diagonals=False, add=GENERATED, add_when_stuck=True, clear_rows=False),
+        Rules(width=4, adds=1, ends_without_pairs=False),
+        Rules(width=4, adds=1, ends_without_pairs=True),
     ],
-    ids=["generated", "add-when-stuck", "rows-stay", "all-at-once"],
+    ids=["generated", "add-when-stuck", "rows-stay", "all-at-once", "goes-on-stuck", "ends-stuck"],
 )
 def test_the_solver_agrees_with_a_brute_force_and_its_lines_replay(rules: Rules) -> None:
     """On small random boards the verdict is the brute force's, and every win replays legally."""
@@ -125,6 +129,7 @@ def test_the_solver_agrees_with_a_brute_force_and_its_lines_replay(rules: Rules)
             board = drop_rows(list(cells), rules)
             for move in answer.moves:
                 board = play(board, move, rules)
+                assert board == () or legal_pairs(board, rules) or not stuck_ends(rules), "left no pair"
             assert board == ()
         else:
             losses += 1
@@ -144,6 +149,10 @@ def test_rules_given_on_the_command_line_are_read_and_bad_ones_named() -> None:
     assert parse_rules("") == {}
     with pytest.raises(NumberMatchInputError, match="unknown rule 'diagonal'"):
         parse_rules("diagonal=no")
+    assert parse_rules("ends-without-pairs=yes") == {"ends_without_pairs": True}
+    assert parse_rules("ends-without-pairs=unknown") == {"ends_without_pairs": None}
+    with pytest.raises(NumberMatchInputError, match="expected yes, no or unknown"):
+        parse_rules("ends-without-pairs=maybe")
     assert parse_rules("wrap=skip-last-column") == {"wrap": "skip-last-column"}
     assert parse_rules("wrap=no") == {"wrap": False}  # taken for none by Rules
     with pytest.raises(NumberMatchInputError, match="wrap='maybe': expected one of none, next-row"):
@@ -180,3 +189,31 @@ def test_a_refused_wrap_teaches_the_wrap_that_explains_it() -> None:
     assert evidence.wrap_refused(from_middle, Move(7, 9), Rules()) == WRAP_NONE
     past_last = (0,) * 7 + (3, 5, 7)
     assert evidence.wrap_refused(past_last, Move(7, 9), Rules(wrap=WRAP_SKIP_LAST)) == WRAP_NONE
+
+
+def test_a_board_left_with_no_pair_may_end_the_game_unless_the_rules_say_it_goes_on() -> None:
+    """Not known (the default) is played as a game that ends; a game that adds only when no pair is
+    left, or adds by itself then, goes on by its nature."""
+    from flowbot.numbermatch import evidence
+
+    assert Rules().stuck_may_end and Rules(ends_without_pairs=True).stuck_may_end
+    assert not Rules(ends_without_pairs=False).stuck_may_end
+    assert not Rules(add_when_stuck=True).stuck_may_end and not Rules(auto_add=True).stuck_may_end
+    assert evidence.rules_text(Rules()).endswith("ends-without-pairs=unknown")
+    assert Rules(ends_without_pairs=True).describe()["ends_without_pairs"] is True
+
+
+def test_a_move_counts_as_taken_only_when_the_board_shows_it() -> None:
+    """The live report's evidence: an add that appended digits, a pair whose two digits went (rows
+    emptied or kept, digits the game then added by itself); never a board that did not change."""
+    from flowbot.numbermatch import evidence
+
+    before = (1, 2, 0, 3, 7)
+    assert evidence.took(before, ADD, (*before, 1, 2, 3, 7))
+    assert not evidence.took(before, ADD, before)
+    assert evidence.took(before, Move(3, 4), (1, 2))
+    assert evidence.took(before, Move(3, 4), (1, 2, 0, 0, 0))  # a game whose emptied cells stay
+    assert evidence.took((1, 9, 4), Move(0, 1), (4, 4))  # then added by itself: no pair was left
+    assert not evidence.took(before, Move(3, 4), before)
+    assert not evidence.took((1, 2, 1, 2), Move(2, 3), (1, 2, 1, 2))  # unchanged, though it looks added
+    assert not evidence.took(before, Move(3, 4), (1, 2, 3))  # another change: not this pair

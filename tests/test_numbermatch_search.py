@@ -79,12 +79,20 @@ def play(board: tuple[int, ...], move: Move, rules: Rules) -> tuple[int, ...]:
     return drop_empty_rows(cleared, rules.width)
 
 
+def stuck_ends(rules: Rules) -> bool:
+    """Whether a board a move leaves with no pair (and digits) ends the game, adds or not: unless the
+    game is known to go on then, or adds only then, or adds by itself then."""
+    return rules.ends_without_pairs is not False and not rules.add_when_stuck and not rules.auto_add
+
+
 def replay_wins(cells: tuple[int, ...], moves: tuple[Move, ...], rules: Rules) -> bool:
-    """True when the moves are legal, use at most the allowed adds, and leave no slot."""
+    """True when the moves are legal, use at most the allowed adds, never leave a board with no pair
+    where that may end the game, and leave no slot."""
     board = drop_empty_rows(list(cells), rules.width)
     assert sum(move.is_add for move in moves) <= rules.adds
     for move in moves:
         board = play(board, move, rules)
+        assert not (board and stuck_ends(rules) and not legal_pairs(board, rules)), f"no pair left on {board}"
     return board == ()
 
 
@@ -92,15 +100,18 @@ def brute_force_win(cells: tuple[int, ...], rules: Rules) -> bool:
     """Whether any line wins, by trying every move in every position (memoised, no pruning)."""
 
     @cache
-    def wins(board: tuple[int, ...], adds: int) -> bool:
-        """Win from this position?"""
+    def wins(board: tuple[int, ...], adds: int, start: bool = False) -> bool:
+        """Win from this position (`start`: the board given, which the game is showing)?"""
         if not board:
             return True
-        if any(wins(play(board, Move(a, b), rules), adds) for a, b in legal_pairs(board, rules)):
+        pairs = legal_pairs(board, rules)
+        if any(wins(play(board, Move(a, b), rules), adds) for a, b in pairs):
             return True
+        if not pairs and not start and stuck_ends(rules):
+            return False  # the game ended here
         return adds > 0 and wins(play(board, Move(), rules), adds - 1)
 
-    return wins(drop_empty_rows(list(cells), rules.width), rules.adds)
+    return wins(drop_empty_rows(list(cells), rules.width), rules.adds, start=True)
 
 
 def near(a: int, b: int, rules: Rules) -> bool:
@@ -114,10 +125,11 @@ def brute_force_best(cells: tuple[int, ...], rules: Rules, scoring: Scoring) -> 
     """The highest score of any complete line, by trying every line."""
 
     @cache
-    def most(board: tuple[int, ...], adds: int) -> int:
-        """The most points still to earn from this position."""
+    def most(board: tuple[int, ...], adds: int, start: bool = False) -> int:
+        """The most points still to earn from this position (`start`: the board given)."""
         options = [0]
-        for a, b in legal_pairs(board, rules):
+        pairs = legal_pairs(board, rules)
+        for a, b in pairs:
             after = play(board, Move(a, b), rules)
             rows = (len(board) + rules.width - 1) // rules.width - (
                 len(after) + rules.width - 1
@@ -125,11 +137,11 @@ def brute_force_best(cells: tuple[int, ...], rules: Rules, scoring: Scoring) -> 
             gained = scoring.near_pair if near(a, b, rules) else scoring.far_pair
             gained += rows * scoring.row + (scoring.board if not after else 0)
             options.append(gained + most(after, adds))
-        if adds and board:
+        if adds and board and (pairs or start or not stuck_ends(rules)):
             options.append(most(play(board, Move(), rules), adds - 1))
         return max(options)
 
-    return most(drop_empty_rows(list(cells), rules.width), rules.adds)
+    return most(drop_empty_rows(list(cells), rules.width), rules.adds, start=True)
 
 
 # --- strategies ----------------------------------------------------------------------------------
@@ -149,6 +161,7 @@ def small_games(draw, max_digits: int = 12, max_adds: int = 1) -> tuple[tuple[in
         adds=adds,
         wrap=draw(st.sampled_from(WRAP_KINDS)),
         diagonals=draw(st.booleans()),
+        ends_without_pairs=draw(st.sampled_from([None, False])),
     )
     return tuple(digits), rules
 
@@ -169,6 +182,7 @@ def even_games(draw, max_adds: int = 0) -> tuple[tuple[int, ...], Rules]:
         adds=adds,
         wrap=draw(st.sampled_from(WRAP_KINDS)),
         diagonals=draw(st.booleans()),
+        ends_without_pairs=draw(st.sampled_from([None, False])),
     )
     return tuple(digits), rules
 
@@ -264,6 +278,20 @@ def test_an_add_turns_a_lost_board_into_a_win():
     # Doubled, "1 2 9 8" is still A B A B A B A B in one row: adds do not always help.
     assert solve((1, 2, 9, 8), Rules(adds=1)).status == NO_WIN
     assert not brute_force_win((1, 2, 9, 8), Rules(adds=1))
+
+
+def test_a_line_adds_before_it_takes_the_last_pair():
+    """Some games end the moment no pair is left, adds or not: unless the rules say the game goes on
+    then, a line adds while a pair is still there (but it adds to a board given with none: the game
+    is showing it)."""
+    cells = (1, 7, 3, 1, 3)  # 7-3, then 1-1 would leave a lone 3
+    goes_on = solve(cells, Rules(adds=1, ends_without_pairs=False))
+    assert goes_on.moves[:3] == (Move(1, 2), Move(0, 3), Move())
+    for rules in (Rules(adds=1), Rules(adds=1, ends_without_pairs=True)):
+        answer = solve(cells, rules)
+        assert answer.status == WON and answer.moves[:2] == (Move(1, 2), Move())
+        assert replay_wins(cells, answer.moves, rules)
+    assert solve((1, 2, 9), Rules(adds=1)).status == WON
 
 
 # 26 digits, every class even, no add: no win, and the proof takes a few thousand positions.

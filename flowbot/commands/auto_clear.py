@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rules",
         metavar="NAME=VALUE,...",
         help="with --numbermatch: fix rules instead of finding them (diagonals, wrap, add-when-stuck, "
-        "auto-add, clear-rows = yes|no; add = copy|generated|unknown; adds = limited|unlimited)",
+        "auto-add, clear-rows = yes|no; ends-without-pairs = yes|no|unknown; add = copy|generated|unknown; "
+        "adds = limited|unlimited)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     parser.add_argument(

@@ -42,7 +42,9 @@ from flowbot.game.trial import (
 )
 from flowbot.generate.variants import VARIANTS
 from flowbot.model import Puzzle
+from flowbot.numbermatch.errors import NumberMatchInputError
 from flowbot.numbermatch.game import STARTS
+from flowbot.numbermatch.rules import Rules, parse_rules
 from flowbot.palette import PALETTES
 
 READY = "game ready"
@@ -296,6 +298,12 @@ def build_parser() -> argparse.ArgumentParser:
     numbermatch.add_argument(
         "--adds", type=ranged(ADDS_RANGE), default=4, help='uses of "+" per board, 0-9 (default 4)'
     )
+    numbermatch.add_argument(
+        "--rules",
+        metavar="NAME=VALUE,...",
+        help="the rules the boards play by, named as auto-clear's --rules (default: the phone game's);"
+        " ends-without-pairs=yes ends a board the moment no pair is left, adds or not",
+    )
     broken = parser.add_argument_group("faults (make a bot's verdict lie; --results stays the judge)")
     broken.add_argument(
         "--fault",
@@ -441,9 +449,25 @@ def _numbermatch(args: argparse.Namespace) -> int:
     if args.fault:
         raise UsageError("--fault is for Flow's levels: leave it out with --numbermatch")
     return run_numbermatch_game(
-        seed=args.seed, start=args.start, adds=args.adds, results=args.results, size=args.size, fps=args.fps,
-        title=args.title,
+        seed=args.seed, start=args.start, rules=numbermatch_rules(args.adds, args.rules),
+        results=args.results, size=args.size, fps=args.fps, title=args.title,
     )  # fmt: skip
+
+
+def numbermatch_rules(adds: int, spec: str | None) -> Rules:
+    """The bundled Number Match game's rules: the phone game's with `adds` uses of "+", changed by
+    --rules; UsageError for a rule the game cannot play."""
+    try:
+        fields = parse_rules(spec or "")
+    except NumberMatchInputError as error:
+        raise UsageError(f"--rules: {error}") from None
+    if "adds_limited" in fields:
+        raise UsageError("--rules adds=...: the game counts its adds; say how many with --adds")
+    rules = Rules(adds=adds, **fields)
+    # A game that adds only when no pair is left (or adds by itself then) cannot also end the board then.
+    if rules.ends_without_pairs and (rules.add_when_stuck or rules.auto_add):
+        raise UsageError("--rules ends-without-pairs=yes: not with add-when-stuck=yes or auto-add=yes")
+    return rules
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -455,6 +479,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.numbermatch:
             return _numbermatch(args)
+        if args.rules is not None:
+            raise UsageError("--rules is for --numbermatch")
         trial = trial_from(args)
         levels = None if trial is not None else levels_for(args)
         faults = FaultSpec.of(args.fault, args.seed)

@@ -1,7 +1,8 @@
 """The bundled Number Match window: the phone game's look (white grid, dark digits, faint cleared
 ones, blue added ones, the round "+" with its badge, score and stage), played with the mouse.
 
-    flowbot game --numbermatch [--seed S] [--start 27|35] [--adds N] [--results FILE] [--size WxH]
+    flowbot game --numbermatch [--seed S] [--start 27|35] [--adds N] [--rules NAME=VALUE,...]
+        [--results FILE] [--size WxH]
 
 Click two cells to clear a pair, click "+" to add; drag the grid (or turn the wheel) to scroll a board
 taller than the window. The state and rules live in flowbot.numbermatch.game; this module draws and
@@ -156,10 +157,13 @@ class NumberMatchView:
     # --- drawing -----------------------------------------------------------------------------------
 
     def draw(self, surface) -> None:
-        """One frame: header, grid, "+" button."""
+        """One frame: header, grid (or the panel of a board ended with adds unused), "+" button."""
         surface.fill(PAGE)
         self._draw_header(surface)
-        self._draw_grid(surface)
+        if self.game.ended_early:
+            self._draw_game_over(surface)
+        else:
+            self._draw_grid(surface)
         self._draw_plus(surface)
 
     def _font(self, size: int):
@@ -181,7 +185,7 @@ class NumberMatchView:
         surface.blit(label, (layout.left, height * 0.11))
         stage = self._font(height * 0.03).render(str(game.stage), True, MUTED)
         surface.blit(stage, (layout.left, height * 0.14))
-        if game.stuck:
+        if game.stuck and not game.ended_early:
             note = self._font(height * 0.03).render("No more moves: click for a new board", True, INK)
             surface.blit(note, note.get_rect(center=(width / 2, height * 0.16)))
 
@@ -235,6 +239,26 @@ class NumberMatchView:
             )
         surface.set_clip(None)
 
+    def _draw_game_over(self, surface) -> None:
+        """The panel a game that ends when no pair is left draws over the board, as third-party
+        games do: the board is gone from view, and a click deals a new one."""
+        import pygame
+
+        layout = self.layout
+        top, bottom = layout.area_top, layout.area_bottom
+        panel = pygame.Rect(round(layout.left), round(top), round(9 * layout.cell), round(bottom - top))
+        pygame.draw.rect(surface, BUTTON, panel, border_radius=round(layout.cell * 0.3))
+        lines = (
+            ("Game over", 0.08, INK),
+            ("No pairs left", 0.035, MUTED),
+            ("Click for a new board", 0.035, MUTED),
+        )
+        y = top + (bottom - top) * 0.35
+        for text, share, colour in lines:
+            glyphs = self._font(layout.size[1] * share).render(text, True, colour)
+            surface.blit(glyphs, glyphs.get_rect(center=(layout.size[0] / 2, round(y))))
+            y += layout.size[1] * max(share, 0.05) * 1.2
+
     def _draw_plus(self, surface) -> None:
         """The round "+" button with its blue cross, and the badge with the adds left (none at 0)."""
         import pygame
@@ -258,7 +282,7 @@ def run_numbermatch_game(
     *,
     seed: int | None,
     start: int,
-    adds: int,
+    rules: Rules,
     results: str | None,
     size: tuple[int, int],
     fps: int,
@@ -272,7 +296,7 @@ def run_numbermatch_game(
         game = NumberMatchGame(
             random.Random(seed),
             start=start,
-            rules=Rules(adds=adds),
+            rules=rules,
             report=None if sink is None else sink.write,
         )
         stop = _StopRequest()

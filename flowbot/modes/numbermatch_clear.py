@@ -25,7 +25,7 @@ from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
 from flowbot.live.clock import Clock, SystemClock
 from flowbot.live.rounds import play_rounds
-from flowbot.modes.numbermatch_guard import BoardChangedError, NumberMatchGuard
+from flowbot.modes.numbermatch_guard import BoardChangedError, BoardEndedError, NumberMatchGuard
 from flowbot.numbermatch import evidence
 from flowbot.numbermatch.board import Move, apply_move, find_pairs
 from flowbot.numbermatch.game import board_text
@@ -43,6 +43,10 @@ NEW_BOARD_WAIT = 5.0  # seconds for the next stage's board to show
 REFUSE_SECONDS = 6.0  # a board unchanged this long after a move: the game refused it (a loaded browser lags)
 REPLANS = 3  # whole-board rereads a board may need before the run stops
 SOLVE_SECONDS = 20.0
+# Seconds for a line that never leaves the board with no pair while an add is left, where the game
+# may end such a board: on random boards one is found in under a second when there is one; then a
+# line that may leave none is looked for (SOLVE_SECONDS).
+KEEP_A_PAIR_SECONDS = 5.0
 CLICK_HOLD = 0.02
 MAX_SCROLLS = 60  # scrolls while looking for the top or the end of a board
 # How a board may scroll, in the order tried: a drag (a phone, the bundled game), the wheel (a web page).
@@ -244,6 +248,9 @@ class NumberMatchClear:
             )
             try:
                 self.play(move, cells, rules)
+            except BoardEndedError:
+                self.ended_stuck(cells, adds_left, "the game ended the board")  # its end shown late
+                raise
             except BoardChangedError as changed:
                 # The game took an earlier click late (or drew something new): read it all again.
                 log.info("%s: reading the board again", changed)
@@ -256,13 +263,13 @@ class NumberMatchClear:
                 cells = seen
                 line = self.plan(cells, adds_left)
                 continue
-            board.moves += 1
-            board.adds += move.is_add
             if not after:
                 if not self.left_over(move):
+                    count_taken(board, move)
                     break  # the board is gone: the next one is looked for by `run`
                 # Digits are still there: the pair not taken, or digits the board as read did not have.
             elif self.confirm(after, left_after, board):
+                count_taken(board, move)
                 kind = "add" if move.is_add else evidence.line_kind(move, WIDTH)
                 first = kind not in self.confirmed
                 if not move.is_add or find_pairs(cells, rules):
@@ -271,26 +278,23 @@ class NumberMatchClear:
                 if first and kind in ("diagonal", "wrap") and line:
                     line = self.plan(cells, adds_left)  # the line may still need a kind not yet taken late
                 continue
-            self.guard.check_present()  # a window over the game, or the game gone: stop, say so
-            board.rereads += 1
-            self.wait_for_change()
-            seen, seen_adds = self.scan(board)
-            if seen == evidence.trimmed(cells) and not move.is_add:
-                try:
-                    self.deselect(move, cells)
-                except BoardChangedError:
-                    seen, seen_adds = self.scan(board)  # the pair was taken after all, late
-            if seen == evidence.trimmed(cells):
-                self.wrong_clicks += 1 if move.is_add else 2
-            learnt = self.learn(cells, move, after, seen)
-            stale = 0 if learnt or seen != evidence.trimmed(cells) else stale + 1
+            try:
+                self.guard.check_present()  # a window over the game, or the game gone: stop, say so
+            except BoardEndedError:
+                # The game drew over its board: the board the pair left (or "+" was pressed on) ended.
+                known = (cells, adds_left) if move.is_add else (after, left_after)
+                self.ended_stuck(*known, "the game ended the board")
+                raise
+            seen, seen_adds, learnt = self.reread(board, move, cells, adds_left, after)
+            unchanged = evidence.trimmed(seen) == evidence.trimmed(cells)
+            stale = 0 if learnt or not unchanged else stale + 1
             if stale > REPLANS:
                 raise NumberMatchClearError(
                     f"the board did not change as the rules say after {REPLANS} fresh reads; stopped"
                 )
             if not learnt:
                 log.info("the screen does not show the board the move should give: reading it all again")
-            if move.is_add and seen == evidence.trimmed(cells) and not learnt:
+            if move.is_add and unchanged and not learnt:
                 seen_adds = 0  # "+" did nothing and no rule explains it: no add is left
             cells, adds_left = seen, seen_adds
             if not cells:
@@ -299,6 +303,33 @@ class NumberMatchClear:
         board.scrolled = board.scrolled or self.scrolls > scrolls_before
         board.cleared = True
         board.seconds = self.clock.now() - started
+
+    def reread(
+        self, board: BoardRun, move: Move, cells: tuple[int, ...], adds_left: int, after: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], int, bool]:
+        """After a move the screen did not confirm: the whole board read again once the game had its
+        time, the move counted only when the board shows it taken, and the rule that explains what
+        it shows learnt. Returns (board, adds left, whether a rule was learnt)."""
+        board.rereads += 1
+        self.wait_for_change()
+        seen, seen_adds = self.scan(board)
+        before = evidence.trimmed(cells)
+        if evidence.trimmed(seen) == before and not move.is_add:
+            try:
+                self.deselect(move, cells)
+            except BoardChangedError:
+                seen, seen_adds = self.scan(board)  # the pair was taken after all, late
+        if evidence.trimmed(seen) == before:
+            self.wrong_clicks += 1 if move.is_add else 2
+            pressed = move.is_add and not self.rules.auto_add  # (a game that adds by itself gets no press)
+            if pressed and self.ended_stuck(cells, adds_left, '"+" did nothing'):
+                raise NumberMatchClearError(
+                    '"+" did nothing on a board with no pair left: the game has ended it; '
+                    f"left on it: {' '.join(board_text(cells, WIDTH))}"
+                )
+        elif evidence.took(cells, move, seen):
+            count_taken(board, move)  # taken, though not as the rules found said (learnt next)
+        return seen, seen_adds, self.learn(cells, move, after, seen)
 
     def wait_for_change(self) -> None:
         """Before a move is taken as refused: the screen must go on showing the board as it was
@@ -357,11 +388,13 @@ class NumberMatchClear:
             for field, kind, off in (("diagonals", "diagonal", False), ("wrap", "wrap", WRAP_NONE))
             if getattr(self.rules, field) != off and field not in self.fixed and kind not in self.confirmed
         }
-        # Some games refuse "+" while a pair is left: a plan that adds only when stuck risks nothing.
+        # Some games refuse "+" while a pair is left: a plan that adds only when stuck risks nothing
+        # there, but loses where the game ends a board with no pair left (the rules may not say).
         if (
             not self.rules.add_when_stuck
             and "add_when_stuck" not in self.fixed
             and "add" not in self.confirmed
+            and not self.rules.stuck_may_end
         ):
             untried["add_when_stuck"] = True
         if untried:
@@ -372,11 +405,19 @@ class NumberMatchClear:
             full = replace(self.rules, adds=budgets[-1], add_when_stuck=stuck_only)
             if answer.status == WON and evidence.adds_allowed(cells, answer.moves, full):
                 return answer.moves
+        # Not known whether the game ends a board with no pair left: a while for a line that keeps
+        # one, then a line that may not, which is the board's only chance if none is found.
+        unknown_end = self.rules.ends_without_pairs is None and self.rules.stuck_may_end
+        seconds = KEEP_A_PAIR_SECONDS if unknown_end else SOLVE_SECONDS
         for budget in budgets:
             rules = replace(self.rules, adds=budget)
-            answer = solve(cells, rules, timeout=SOLVE_SECONDS / len(budgets))
+            answer = solve(cells, rules, timeout=seconds / len(budgets))
             if answer.status == WON:
                 return self.untried_first(cells, answer.moves, rules, untried)
+        if unknown_end:
+            line = self.win_leaving_no_pair(cells, budgets[-1], untried)
+            if line:
+                return line
         rules = replace(self.rules, adds=budgets[-1])
         best = solve_best(cells, rules, PAIRS_ONLY, timeout=SOLVE_SECONDS)
         pairs = sum(not move.is_add for move in best.moves)
@@ -386,6 +427,22 @@ class NumberMatchClear:
             pairs,
         )
         return best.moves
+
+    def win_leaving_no_pair(
+        self, cells: tuple[int, ...], adds: int, untried: dict[str, object]
+    ) -> tuple[Move, ...]:
+        """A winning line that may leave the board with no pair while an add is left, when none that
+        keeps one was found: it loses only where the game ends such a board, where the board is lost
+        anyway (and the rule is learnt). Empty when there is none either."""
+        rules = replace(self.rules, adds=adds, ends_without_pairs=False)
+        answer = solve(cells, rules, timeout=SOLVE_SECONDS)
+        if answer.status != WON:
+            return ()
+        log.warning(
+            "no win found that keeps a pair on the board while adds are left: playing one that may not "
+            "(a game that ends a board with no pair left would end this one)"
+        )
+        return self.untried_first(cells, answer.moves, rules, untried)
 
     def untried_first(
         self, cells: tuple[int, ...], line: tuple[Move, ...], rules: Rules, untried: dict[str, object]
@@ -401,7 +458,10 @@ class NumberMatchClear:
         if line[0] in risky:
             return line
         for move in risky[:PROBES]:
-            answer = solve(apply_move(cells, move, rules), rules, timeout=CAUTIOUS_SECONDS)
+            after = apply_move(cells, move, rules)
+            if rules.stuck_may_end and after and not find_pairs(after, rules):
+                continue  # it would leave no pair, which may end the game with adds unused
+            answer = solve(after, rules, timeout=CAUTIOUS_SECONDS)
             if answer.status == WON:
                 log.info("playing %s first: a pair of a kind the game has not yet taken", move)
                 return (move, *answer.moves)
@@ -457,6 +517,18 @@ class NumberMatchClear:
         if kind != self.rules.add:
             self.adopt("add", kind, f"its add was {kind}")
         return learnt
+
+    def ended_stuck(self, cells: tuple[int, ...], adds_left: int, sign: str) -> bool:
+        """After the game gave `sign` of the board's end (its end screen, a "+" it did not take): True
+        when the board as known had no pair left and adds unused, which teaches that the game ends a
+        board the moment no pair is left (said in the log and the report)."""
+        if not cells or find_pairs(cells, self.rules):
+            return False
+        if self.rules.adds_limited and adds_left <= 0:
+            return False  # out of adds: any game ends there
+        unused = f"{adds_left} add{'s' if adds_left != 1 else ''}" if self.rules.adds_limited else "adds"
+        self.adopt("ends_without_pairs", True, f"{sign} when no pair was left, {unused} unused")
+        return True
 
     def adopt(self, name: str, value: object, because: str) -> bool:
         """Set one rule (unless the command line fixed it); True when it changed."""
@@ -562,7 +634,6 @@ class NumberMatchClear:
         """True once the screen shows `cells` where the view should be (a few looks, as games lag)."""
         assert self.view is not None
         expected = board_text(cells, WIDTH)
-        board.most_rows = max(board.most_rows, len(expected))
         predicted = self.view.top
         for _ in range(LOOKS):
             try:
@@ -575,6 +646,7 @@ class NumberMatchClear:
             if top is not None and (badge is None or badge == adds_left or not self.rules.adds_limited):
                 view.top = top
                 self.view = view
+                board.most_rows = max(board.most_rows, len(expected))  # rows the game has shown
                 return True
             self.clock.sleep(LOOK_PAUSE)
         return False
@@ -857,6 +929,12 @@ class _Boards:
         """The next board once it shows whole; None when none comes (a game that ends on a won screen)."""
         self.check_stop()
         return BoardRun() if self.bot.next_board_shows() else None
+
+
+def count_taken(board: BoardRun, move: Move) -> None:
+    """A move the game was seen to take, counted in the board's report."""
+    board.moves += 1
+    board.adds += move.is_add
 
 
 def _board_y(view: View) -> float:

@@ -60,6 +60,22 @@ def add_kind(before: tuple[int, ...], appended: tuple[int, ...]) -> str:
     return UNKNOWN
 
 
+def took(before: tuple[int, ...], move: Move, seen: tuple[int, ...]) -> bool:
+    """True when the board `seen` after `move` on `before` shows the game took it, whatever the rules:
+    an add kept the digits and appended more; a pair left the other digits in order, with only what
+    an add appends past them (a game that adds by itself when no pair is left)."""
+    if move.is_add:
+        return appended(before, seen) is not None
+    kept = tuple(value for index, value in enumerate(before) if value and index not in (move.a, move.b))
+    shown = tuple(value for value in seen if value)
+    if shown == tuple(value for value in before if value):
+        return False  # nothing changed (an add by itself would need the pair gone first)
+    if shown == kept:
+        return True
+    grown = appended(kept, seen)
+    return grown is not None and add_kind(kept, grown) != UNKNOWN
+
+
 def line_kind(move: Move, width: int) -> str:
     """How a pair's two slots line up: 'row', 'column', 'diagonal' or 'wrap' (reading order across rows)."""
     (row_a, col_a), (row_b, col_b) = divmod(move.a, width), divmod(move.b, width)
@@ -100,7 +116,7 @@ def value_text(value: object) -> str:
     """A rule's value as the --rules option spells it."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value)
+    return UNKNOWN if value is None else str(value)
 
 
 def rules_text(rules: Rules) -> str:
@@ -113,5 +129,6 @@ def rules_text(rules: Rules) -> str:
         f"add-when-stuck={value_text(rules.add_when_stuck)}",
         f"auto-add={value_text(rules.auto_add)}",
         f"clear-rows={value_text(rules.clear_rows)}",
+        f"ends-without-pairs={value_text(rules.ends_without_pairs)}",
     ]
     return ",".join(parts)

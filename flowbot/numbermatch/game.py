@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from flowbot.numbermatch.board import ADD, _remove, apply_move, find_pairs, rows_of
 from flowbot.numbermatch.rules import DEFAULT_SCORING, Rules, Scoring
@@ -59,13 +59,21 @@ class BoardResult:
 
 
 def new_digits(rng: random.Random, count: int, rules: Rules) -> list[int]:
-    """A fresh board of `count` digits 1-9 that the solver can clear (drawn again when it cannot)."""
+    """A fresh board of `count` digits 1-9 that the solver can clear under the rules the game plays
+    (drawn again when it cannot)."""
+    played = replace(rules, ends_without_pairs=ends_without_pairs(rules))
     digits = [rng.randint(1, 9) for _ in range(count)]
     for _ in range(WINNABLE_TRIES):
-        if solve(digits, rules, timeout=WINNABLE_SECONDS).status == WON:
+        if solve(digits, played, timeout=WINNABLE_SECONDS).status == WON:
             break
         digits = [rng.randint(1, 9) for _ in range(count)]
     return digits
+
+
+def ends_without_pairs(rules: Rules) -> bool:
+    """Whether the game ends a board the moment no pair is left: only when its rules say so (not
+    known is played as the phone game, which lets "+" be pressed then)."""
+    return rules.ends_without_pairs is True
 
 
 @dataclass
@@ -108,8 +116,15 @@ class NumberMatchGame:
 
     @property
     def stuck(self) -> bool:
-        """No pair left and no add left: the board cannot be cleared any more."""
-        return bool(self.slots) and self.adds_left == 0 and not find_pairs(self.cells, self.rules)
+        """No pair left and no add left (or a game that ends when no pair is left): the board is over."""
+        if not self.slots or find_pairs(self.cells, self.rules):
+            return False
+        return self.adds_left == 0 or ends_without_pairs(self.rules)
+
+    @property
+    def ended_early(self) -> bool:
+        """The board is over with adds unused (the rules end a board the moment no pair is left)."""
+        return self.stuck and self.adds_left > 0
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -142,8 +157,8 @@ class NumberMatchGame:
     def add(self) -> bool:
         """The "+" button: append digits (blue) after the last slot as the rules add them (a copy of
         the live ones, or a generated row); False when none are left, or refused while a pair is
-        left where the rules add only when stuck."""
-        if self.adds_left <= 0 or not self.slots:
+        left where the rules add only when stuck, or on a board that is over."""
+        if self.adds_left <= 0 or not self.slots or self.stuck:
             return False
         if self.rules.add_when_stuck and find_pairs(self.cells, self.rules):
             return False

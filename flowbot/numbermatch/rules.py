@@ -39,6 +39,8 @@ class Rules:
     add_when_stuck: the game refuses an add while a pair is left.
     auto_add: the game adds by itself when no pair is left (the bot then does not press "+").
     clear_rows: an emptied row vanishes; off, only emptied rows at the bottom go.
+    ends_without_pairs: the game ends a board the moment no pair is left, adds or not (True), lets
+        "+" be pressed then (False, the phone game), or not known (None: played as if it might).
     """
 
     width: int = 9
@@ -50,6 +52,7 @@ class Rules:
     add_when_stuck: bool = False
     auto_add: bool = False
     clear_rows: bool = True
+    ends_without_pairs: bool | None = None
 
     def __post_init__(self) -> None:
         """Reject a width, number of adds, kind of add or wrap no game can have (a yes/no wrap is
@@ -65,6 +68,13 @@ class Rules:
         if self.add not in ADD_KINDS:
             raise NumberMatchInputError(f"add must be one of {', '.join(ADD_KINDS)}, got {self.add!r}")
 
+    @property
+    def stuck_may_end(self) -> bool:
+        """True when a board left with no pair may end the game though adds are left, so a line must
+        never leave one: not known not to, and the game neither adds by itself then nor adds only then
+        (either one needs a board with no pair to go on)."""
+        return self.ends_without_pairs is not False and not (self.add_when_stuck or self.auto_add)
+
     def describe(self) -> dict[str, object]:
         """The rules as JSON-ready keys (the bot's report of the rules it played by)."""
         return {
@@ -75,6 +85,7 @@ class Rules:
             "add_when_stuck": self.add_when_stuck,
             "auto_add": self.auto_add,
             "clear_rows": self.clear_rows,
+            "ends_without_pairs": self.ends_without_pairs,
         }
 
 
@@ -109,6 +120,7 @@ RULE_NAMES = {
     "add-when-stuck": "add_when_stuck",
     "auto-add": "auto_add",
     "clear-rows": "clear_rows",
+    "ends-without-pairs": "ends_without_pairs",
 }
 YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
 
@@ -116,9 +128,9 @@ YES, NO = ("yes", "on", "true", "1"), ("no", "off", "false", "0")
 def parse_rules(spec: str) -> dict[str, object]:
     """Rules fields from 'name=value,...' (diagonals=no, add=generated, adds=unlimited, ...).
 
-    Names: diagonals, add-when-stuck, auto-add, clear-rows (yes/no); wrap (none, next-row,
-    skip-last-column; yes and no for next-row and none); add (copy, generated, unknown); adds
-    (limited or unlimited). NumberMatchInputError names a part it cannot read.
+    Names: diagonals, add-when-stuck, auto-add, clear-rows (yes/no); ends-without-pairs (yes, no or
+    unknown); wrap (none, next-row, skip-last-column; yes and no for next-row and none); add (copy,
+    generated, unknown); adds (limited or unlimited). NumberMatchInputError names a part it cannot read.
     """
     fields: dict[str, object] = {}
     for part in filter(None, (piece.strip() for piece in spec.split(","))):
@@ -136,10 +148,14 @@ def parse_rules(spec: str) -> dict[str, object]:
             if value not in ("limited", "unlimited"):
                 raise NumberMatchInputError(f"adds={value!r}: expected limited or unlimited")
             fields["adds_limited"] = value == "limited"
+        elif name == "ends-without-pairs" and value == UNKNOWN:
+            fields["ends_without_pairs"] = None
         elif value in YES or value in NO:
             fields[RULE_NAMES[name]] = value in YES
         elif name == "wrap":
             raise NumberMatchInputError(f"wrap={value!r}: expected one of {', '.join(WRAP_KINDS)}, yes or no")
+        elif name == "ends-without-pairs":
+            raise NumberMatchInputError(f"{name}={value!r}: expected yes, no or unknown")
         else:
             raise NumberMatchInputError(f"{name}={value!r}: expected yes or no")
     return fields

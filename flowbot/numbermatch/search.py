@@ -11,6 +11,10 @@ last stretch after the final add, where a big board can take many thousands of p
 while another add timing wins at once; so each such stretch gets a node budget, a stretch over budget
 is left undecided, and the whole search is run again with twice the budget until it finds a win or
 finishes without leaving anything undecided (a proof). Proved losses carry over between rounds.
+
+A line never leaves a board with no pair while an add is left, unless the rules say the game goes on
+then (`Rules.stuck_may_end`): some games end the moment no pair is left, adds or not, so the add comes
+before the last pair. The board searched from is the exception (the game is showing it).
 """
 
 from __future__ import annotations
@@ -147,6 +151,7 @@ class _WinSearch:
         """One depth-first round; a winning line, or None (then `complete` says if that is a proof)."""
         width, wrap, diagonals = self.rules.width, self.rules.wrap, self.rules.diagonals
         kind, clear_rows, when_stuck = self.rules.add, self.rules.clear_rows, self.rules.add_when_stuck
+        stuck_ends = self.rules.stuck_may_end
         lost = self.lost
         self.complete = True
         # A frame: [board, adds left, moves (None until expanded), next move, undecided, node budget end].
@@ -167,7 +172,9 @@ class _WinSearch:
                     stack.pop()
                     continue
                 moves = _pairs(board, width, wrap, diagonals)
-                if left and not (when_stuck and moves):
+                # A board left with no pair may have ended the game: no add from it (but at the root,
+                # which the game is showing, so it goes on).
+                if left and not (when_stuck and moves) and (moves or not stuck_ends or len(stack) == 1):
                     moves.append(None)  # adding comes last: pairs first keeps the board small
                 frame[2] = moves
             if stop_at is not None and self.nodes > stop_at:
@@ -228,7 +235,7 @@ class _BestSearch:
             if children is None:
                 self.nodes += 1
                 _check_clock(self.deadline)
-                children = self._children(board, left)
+                children = self._children(board, left, root=len(stack) == 1)
                 frame[3] = children
                 if not children:
                     self._finish(stack, points, not board)
@@ -248,15 +255,17 @@ class _BestSearch:
             move, child, gained = children[index]
             stack.append([child, left - 1 if move is None else left, points + gained, None, 0])
 
-    def _children(self, board: bytes, left: int) -> list[tuple[Pair | None, bytes, int]]:
-        """Each move (None for an add) with the board after it and its points; most points first, add last."""
+    def _children(self, board: bytes, left: int, root: bool) -> list[tuple[Pair | None, bytes, int]]:
+        """Each move (None for an add) with the board after it and its points; most points first, add
+        last (none from a board with no pair that may have ended the game, but the root's)."""
         rules, width = self.rules, self.rules.width
         children = []
         for a, b in _pairs(board, width, rules.wrap, rules.diagonals):
             after, taken = _remove(board, a, b, width, rules.clear_rows)
             children.append(((a, b), after, pair_points(a, b, taken, not after, rules, self.scoring)))
         children.sort(key=lambda child: -child[2])
-        if left and board and not (rules.add_when_stuck and children):
+        stuck_ends = rules.stuck_may_end and not children and not root
+        if left and board and not (rules.add_when_stuck and children) and not stuck_ends:
             children.append((None, _add(board, rules.add, digits=False), 0))
         return children
 
