@@ -84,7 +84,7 @@ class AutoClear(LiveLoop):
     # Where the last board read lay on the frame (every frame is of the same region): the next read
     # looks there first, a few milliseconds a look less, and reads the whole frame when no board is there.
     _near: Geometry | None = None
-    # The boards solved last, by their rows (None: no solution found): each level is solved once.
+    # The answers for the boards solved last, by their rows: each level is solved once.
     _solutions: dict[tuple[str, ...], SolveResult] = field(default_factory=dict)
 
     def read(self, pixels: np.ndarray) -> Reading:
@@ -248,9 +248,9 @@ class AutoClear(LiveLoop):
                 most = max(most, first + 3 * len(solution.paths))
             if len(broken) <= was_broken and attempt + 1 == attempts:
                 attempts = min(most, attempts + 1)
-            # A look that found every flow joined but unconfirmed has the last flow drawn again: that
-            # try is measured against one flow broken, so that losing the redraw too (a game starved
-            # of CPU loses input in bursts) still earns the next try.
+            # A look that found every flow joined but unconfirmed has one flow drawn again: that try is
+            # measured against one flow broken, so that losing the redraw too (a game starved of CPU
+            # loses input in bursts) still earns the next try.
             was_broken = 1 if evidence.unconfirmed else len(broken)
             # Each flow drawn again from the dot it was not started from: a game may pick a half-drawn
             # pipe up at the dot it was started from, so that a drag from there pulls the pipe back off
@@ -391,15 +391,9 @@ class AutoClear(LiveLoop):
         while True:
             frame = self.screen.grab(self.look_region())
             old = scene.geometry.shifted(-frame.left, -frame.top)
-            # Every join where the board was, on cells the game marks as its flow's; joins on cells
-            # left bare wait for the game's own sign (below).
+            # Every join where the board was: the level drawn, the game's word still to come.
             missing = _joins_shown(frame.pixels, old, undrawn, solution, flow_rgb, joins, starts)
             joined = not missing
-            if joined and drawn_at is None:
-                # Drawn: the game's own word (a dialog, a new level, win words) is still to come; it
-                # gets SIGN_WAIT from now, however short the look asked for.
-                drawn_at = self.clock.now()
-                latest = max(latest, drawn_at + SIGN_WAIT)
             # A win signal counts only while the board, where it can be seen, does not say otherwise:
             # a flow none of whose cells shows its colour (all as before drawing, or another flow's)
             # beside a dialog means a game's "halfway" box or a signal about something else.
@@ -422,15 +416,13 @@ class AutoClear(LiveLoop):
                     return Evidence("new level")
             elif seen is not None and seen.geometry != old:
                 # ...or wherever the board is now (a win banner may have pushed it down).
-                moved = _joins_shown(
-                    frame.pixels, seen.geometry, undrawn, solution, flow_rgb, joins, starts
-                )
-                if not moved:
-                    joined = True
-                    if drawn_at is None:
-                        drawn_at = self.clock.now()
-                        latest = max(latest, drawn_at + SIGN_WAIT)
+                moved = _joins_shown(frame.pixels, seen.geometry, undrawn, solution, flow_rgb, joins, starts)
+                joined = joined or not moved
                 missing = moved if len(moved) < len(missing) else missing
+            if joined and drawn_at is None:
+                # Drawn: the game's own word (a dialog, a new level, win words) gets SIGN_WAIT from
+                # now, however short the look asked for.
+                drawn_at = self.clock.now()
             # Most of the board hidden (something over it), or time is up: look for a win message in
             # words ("You won!", "Level complete") that was not there before, once: OCR costs a few
             # hundred milliseconds.
@@ -441,9 +433,8 @@ class AutoClear(LiveLoop):
             # Once drawn, the game gets SIGN_WAIT to give its word before the level is judged unconfirmed.
             waited = drawn_at is None or now > drawn_at + SIGN_WAIT
             late = ((now > deadline and settled) or now > latest) and waited
-            if joined and (late or not in_place):
-                words = True  # drawn: a win message is looked for even on a fast try (see play_level)
-                looked_for_words = looked_for_words and drawn_at is not None and not late
+            if joined and late:
+                looked_for_words = False  # drawn: win words are read at the end, even on a fast try
             if not looked_for_controls and not unfinished and (late or not in_place):
                 # A button that moves on, new since the board was read, over or beside the board.
                 looked_for_controls = True
