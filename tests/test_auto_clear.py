@@ -401,27 +401,3 @@ def test_while_the_level_just_played_still_shows_the_looks_come_sooner(tmp_path)
     scene = loop.wait_for_board(canonical(won.to_rows()))
     assert scene is not None and scene.rows == canonical(following.to_rows())
     assert STILL_POLL < POLL and pauses == [STILL_POLL, STILL_POLL, STILL_POLL, POLL]
-
-
-def test_the_wait_for_the_next_board_starts_from_the_look_that_showed_the_level_won(tmp_path):
-    # The verdict's last look showed the level won; a screen unchanged since is that level still, and
-    # is not read again (a 9x9 read is 10-25 ms): only the new board is read.
-    from flowbot.act.pointer import RecordingPointer
-    from flowbot.capture.screen import Frame, ImageScreen
-    from tests.boards import canonical
-    from tests.images import draw_look
-
-    won, following = (make_level(6, 6, 5, random.Random(seed)).puzzle for seed in (3, 4))
-    old = draw_look(won, style="lines", cell=50, origin=(40, 60), size=(420, 460))
-    new = draw_look(following, style="lines", cell=50, origin=(40, 60), size=(420, 460))
-    for seeded, reads in ((False, 2), (True, 1)):
-        loop = AutoClear(ImageScreen([old, old, new]), RecordingPointer(), artifacts=tmp_path,
-                         clock=ManualClock())  # fmt: skip
-        if seeded:
-            loop.won_on(Frame(old), loop.read(old))
-        looked = []
-        read = loop.read
-        loop.read = lambda pixels, read=read, looked=looked: looked.append(1) or read(pixels)
-        scene = loop.wait_for_board(canonical(won.to_rows()))
-        assert scene is not None and scene.rows == canonical(following.to_rows())
-        assert len(looked) == reads and loop._won_look is None

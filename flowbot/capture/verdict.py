@@ -50,8 +50,6 @@ MARK_AT = 0.3
 # A point whose colour moved this much (CIE76) from before drawing is marked: a dark tint of a deep
 # colour on a black page moves it about 10, two captures of one picture under 2.
 MARKED = 5.0
-# The share of a solution's inner cells that must be marked for a game to be one that marks them.
-MARKED_SHARE = 0.5
 
 
 def centre_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -164,32 +162,6 @@ def unchanged_cells(
     return [cell for cell in cells if _same_patch(frame, geometry, before, before_geometry, cell, tolerance)]
 
 
-def unmarked_cells(
-    frame: np.ndarray,
-    geometry: Geometry,
-    before: np.ndarray,
-    before_geometry: Geometry,
-    solution: Solution,
-) -> list[Cell]:
-    """The solution's inner cells the game has not marked: at most one of the four points off the
-    cell's pipe (see MARK_AT) changed from before drawing. A game that tints or fills the cells of a
-    flow it holds marks nearly all of them; one that draws only thin lines through the centres marks
-    none, and there a flow it took looks the same as one whose release it never saw.
-
-    frame, before : (H, W, 3) uint8 ndarrays, BGR; each geometry in its own frame's pixels
-    """
-    if geometry.rows != before_geometry.rows or geometry.cols != before_geometry.cols:
-        return [cell for path in solution.paths for cell in path[1:-1]]
-    now, was = _mark_colours(frame, geometry), _mark_colours(before, before_geometry)
-    moved = np.linalg.norm(now - was, axis=-1)  # NaN where either point lies off its frame
-    return [
-        (row, col)
-        for path in solution.paths
-        for row, col in path[1:-1]
-        if int(np.sum(moved[row, col] > MARKED)) < 2
-    ]
-
-
 def bare_start_dots(
     frame: np.ndarray,
     geometry: Geometry,
@@ -222,12 +194,6 @@ def bare_start_dots(
         if not marked(start) and marked(end):
             bare.add(start)
     return frozenset(bare)
-
-
-def marks_cells(unmarked: list[Cell], solution: Solution) -> bool:
-    """True when the game marks the cells it holds (most inner cells of the solution show a mark)."""
-    cells = inner_cells(solution)
-    return cells == 0 or cells - len(unmarked) > MARKED_SHARE * cells
 
 
 def _mark_colours(frame: np.ndarray, geometry: Geometry) -> np.ndarray:

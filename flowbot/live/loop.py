@@ -116,7 +116,6 @@ class LiveLoop:
     # second reading (a dialog that closes by itself may not wait for OCR twice).
     _dialog_control: RememberedControl | None = None
     _before_drawing: Frame | None = None  # the screen the level was read from, before any stroke
-    _won_look: tuple[Frame, BoardReading] | None = None  # see won_on
     # The frame on which a dialog new since drawing showed with a button that does not say to move on
     # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
     _other_dialog: tuple[Frame, bool] | None = None
@@ -193,11 +192,6 @@ class LiveLoop:
         self._dialog_control = None
         self._other_dialog = None
 
-    def won_on(self, frame: Frame, reading: BoardReading) -> None:
-        """Note the look that showed the level just played won (with the level as read): the wait for
-        the next board starts from it, so a screen unchanged since is not read again."""
-        self._won_look = (frame, reading)
-
     def first_board(self) -> Scene | None:
         """The board on screen at the start. Over a board that cannot be read, only a win dialog's
         own button is pressed, and only when the dialog says in words that its level was won (the
@@ -246,11 +240,6 @@ class LiveLoop:
         last_rows = None
         # The last look at each part of the screen looked at (where the game was, the whole area).
         looks: dict[Region | None, _Look] = {}
-        if previous is not None and self._won_look is not None:
-            # The look that showed the level won: a screen unchanged since shows that level still.
-            frame, reading = self._won_look
-            looks[self.look_region()], last_rows = _Look(frame, reading, previous, 0.0, 0.0), previous
-        self._won_look = None
         wide = self._focus is None  # the look is of the whole area (`region`), not where the game was
         while True:
             where = self.region if wide else self.look_region()
