@@ -150,8 +150,9 @@ def _rounded_rectangle(frame, corner, far, radius, colour) -> None:
         cv2.circle(frame, (x, y), radius, colour, -1, cv2.LINE_AA)
 
 
-def _draw_glyph(frame, centre, radius, index) -> None:
-    """A white shape inside a dot, as colour-blind modes draw: circle, triangle, square, star, diamond."""
+def _draw_glyph(frame, centre, radius, index, plus: bool = False) -> None:
+    """A white shape inside a dot, as colour-blind modes draw, one per colour in turn: circle,
+    triangle, square, star (a plus with `plus`), diamond."""
     x, y = centre
     white = (255, 255, 255)
     kind = index % 5
@@ -160,6 +161,11 @@ def _draw_glyph(frame, centre, radius, index) -> None:
         return
     if kind == 2:
         cv2.rectangle(frame, (x - radius + 1, y - radius + 1), (x + radius - 1, y + radius - 1), white, -1)
+        return
+    if kind == 3 and plus:
+        bar = max(1, radius // 3)
+        cv2.rectangle(frame, (x - radius, y - bar), (x + radius, y + bar), white, -1)
+        cv2.rectangle(frame, (x - bar, y - radius), (x + bar, y + radius), white, -1)
         return
     corners = {1: 3, 3: 10, 4: 4}[kind]
     points = []
@@ -242,7 +248,7 @@ def draw_open_panel(
         centre = (left + col * cell + cell // 2, top + row * cell + cell // 2)
         disc = round(cell * 0.32)
         cv2.circle(frame, centre, disc, (blue, green, red), -1, cv2.LINE_AA)
-        _draw_open_glyph(frame, centre, max(2, round(disc * 0.4)), index)
+        _draw_glyph(frame, centre, max(2, round(disc * 0.4)), index, plus=True)
     return frame
 
 
@@ -254,22 +260,3 @@ def _soft_disc(frame: np.ndarray, centre: tuple[int, int], radius: float, colour
     cover = np.clip(radius + 0.5 - np.hypot(cols - x, rows - y), 0, 1)[..., None]
     patch = frame[y - reach : y + reach + 1, x - reach : x + reach + 1]
     patch[:] = np.rint(patch * (1 - cover) + np.array(colour) * cover).astype(np.uint8)
-
-
-def _draw_open_glyph(frame, centre, radius, index) -> None:
-    """A white glyph inside a dot, one per colour in turn: circle, triangle, square, plus, diamond."""
-    x, y = centre
-    white = (255, 255, 255)
-    kind = index % 5
-    if kind == 0:
-        cv2.circle(frame, centre, radius, white, -1, cv2.LINE_AA)
-    elif kind == 2:
-        cv2.rectangle(frame, (x - radius + 1, y - radius + 1), (x + radius - 1, y + radius - 1), white, -1)
-    elif kind == 3:
-        bar = max(1, radius // 3)
-        cv2.rectangle(frame, (x - radius, y - bar), (x + radius, y + bar), white, -1)
-        cv2.rectangle(frame, (x - bar, y - radius), (x + bar, y + radius), white, -1)
-    else:
-        turns = np.arange(3 if kind == 1 else 4) * 2 * np.pi / (3 if kind == 1 else 4) - np.pi / 2
-        points = np.rint(np.stack([x + radius * np.cos(turns), y + radius * np.sin(turns)], axis=1))
-        cv2.fillPoly(frame, [points.astype(np.int32)], white, cv2.LINE_AA)
