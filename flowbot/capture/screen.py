@@ -11,7 +11,8 @@ from typing import Protocol
 import numpy as np
 
 from flowbot.capture.depth import PixelFormat, check_format, colour_table, to_bgr
-from flowbot.capture.space import Monitor, Region, capture_scale, distinct_monitors
+from flowbot.capture.desktop import capturable, off_screen
+from flowbot.capture.space import Monitor, Region, capture_scale
 from flowbot.display import (
     DisplayError,
     close_connection,
@@ -103,11 +104,13 @@ class MssScreen:
             listed.append({**listed[0], "is_primary": True})
         every = listed[0]  # all monitors together: what can be captured at all
         self.desktop = Region(every["left"], every["top"], every["width"], every["height"])
-        boxes = distinct_monitors([Region(m["left"], m["top"], m["width"], m["height"]) for m in listed[1:]])
-        numbers = {Region(m["left"], m["top"], m["width"], m["height"]): n for n, m in enumerate(listed)}
+        boxes = [(n, Region(m["left"], m["top"], m["width"], m["height"])) for n, m in enumerate(listed)][1:]
+        for box in off_screen(self.desktop, boxes):
+            log.info("monitor %s lies (partly) off the screen %s: only its part on it", box, self.desktop)
+        kept = capturable(self.desktop, boxes)
         if monitor is not None and not 0 < monitor < len(listed):
-            raise CaptureError(f"monitor {monitor} does not exist (there are {len(boxes)})")
-        self.monitors = [Monitor(numbers[box], box, self._measure(box)) for box in boxes]
+            raise CaptureError(f"monitor {monitor} does not exist (there are {len(kept)})")
+        self.monitors = [Monitor(number, box, self._measure(box)) for number, box in kept]
         wanted = [m for m in self.monitors if m.index == monitor] if monitor is not None else []
         self.monitor = (wanted or [_primary(self.monitors, listed)])[0]
 
@@ -215,7 +218,7 @@ def _first_line(error: BaseException) -> str:
 
 def _primary(monitors: list[Monitor], listed: list[dict]) -> Monitor:
     """The primary monitor: the one mss marks, else the one at the origin, else the first."""
-    marked = [m for m in monitors if listed[m.index].get("is_primary")]
+    marked = [m for m in monitors if m.index and listed[m.index].get("is_primary")]
     at_origin = [m for m in monitors if (m.box.left, m.box.top) == (0, 0)]
     return (marked or at_origin or monitors)[0]
 
