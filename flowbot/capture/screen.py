@@ -306,6 +306,18 @@ class X11Windows:
         box = Region(geometry.x, geometry.y, geometry.width + 2 * border, geometry.height + 2 * border)
         return self._to_screen(box) if self._to_screen is not None else box
 
+    def exists(self, window_id: int) -> bool:
+        """True while the display still has the window, shown or not (False once it is destroyed)."""
+        with display_call("looking at the game's window"):
+            window = self._display.create_resource_object("window", window_id)
+            try:
+                window.get_attributes()
+            except self._errors:
+                if not display_alive():  # not the window gone: the display
+                    raise DisplayLost(mark_lost("looking at the game's window")) from None
+                return False
+        return True
+
     def close(self) -> None:
         """Close the connection."""
         close_connection(self._display.close)
