@@ -159,3 +159,50 @@ def test_demo_plays_on_a_16_bit_display():
         )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert '"solved_by_game": 1' in done.stdout
+
+
+def _refusing_mss(monkeypatch) -> None:
+    """mss refusing the screen as it refuses a 16-bit one."""
+    import mss
+
+    def refuse(*args, **kwargs):
+        raise mss.ScreenShotError("Only screens of color depth 24 or 32 are supported, not 16")
+
+    monkeypatch.setattr(mss, "MSS", refuse)
+
+
+def test_no_x_to_ask_either_keeps_mss_reason(monkeypatch):
+    from flowbot.capture.screen import MssScreen, XCapture
+
+    _refusing_mss(monkeypatch)
+
+    def unreachable(self):
+        raise OSError("no libxcb")
+
+    monkeypatch.setattr(XCapture, "__init__", unreachable)
+    with pytest.raises(DisplayError, match=r"^cannot open the screen for capture: Only screens of colo"):
+        MssScreen()
+
+
+def test_a_screen_x_describes_but_flowbot_cannot_decode_is_named(monkeypatch):
+    from flowbot.capture.screen import MssScreen, XCapture
+
+    _refusing_mss(monkeypatch)
+
+    def undecodable(self):
+        check_format(PixelFormat(4, 32, masks=RGB565), 4)
+
+    monkeypatch.setattr(XCapture, "__init__", undecodable)
+    with pytest.raises(DisplayError, match="stores 4 bits per pixel") as refused:
+        MssScreen()
+    assert refused.value.exit_code == 6 and "\n" not in str(refused.value)
+
+
+def test_windows_and_macos_have_no_x_to_fall_back_on(monkeypatch):
+    from flowbot.capture.screen import MssScreen, XCapture
+
+    _refusing_mss(monkeypatch)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setattr(XCapture, "__init__", lambda self: pytest.fail("X asked on macOS"))
+    with pytest.raises(DisplayError, match="Only screens of color depth"):
+        MssScreen()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -350,11 +351,13 @@ class XCapture:
     def open(cls, refused: str) -> XCapture:
         """A capture of the display through X itself; the DisplayError `refused` (mss's reason) when X
         cannot be reached either, and one naming the format when X gives one flowbot cannot decode."""
-        import mss
-
+        if sys.platform in ("win32", "darwin"):  # no X there: mss's reason stands
+            raise DisplayError(refused)
         try:
             return cls()
-        except (mss.ScreenShotError, ImportError, OSError) as error:  # no X (or no XCB) to ask
+        except DisplayError:
+            raise  # X answered, with a screen flowbot cannot decode: that is the reason to give
+        except Exception as error:  # no X (or no XCB) to ask: mss's XCB binding raises several kinds
             log.info("no capture through X either: %s", error)
             raise DisplayError(refused) from None
 
