@@ -47,9 +47,8 @@ def free_port() -> int:
 def nginx_config(folder: Path, port: int, upstream: str, connections: int = 4096) -> str:
     """A whole nginx.conf: one process of the invoking user (no master, no privileges, no daemon), every
     file in `folder`, listening on 127.0.0.1:`port` with the docs' block pointed at `upstream`."""
-    temps = "\n".join(
-        f"    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
+    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    temps = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in kinds)
     location = docs_location_block().replace(DOCS_UPSTREAM, upstream)
     return f"""daemon off;
 master_process off;
