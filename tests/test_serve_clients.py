@@ -83,3 +83,39 @@ def test_a_bad_trusted_proxy_is_one_line_and_a_usage_status():
     assert done.returncode == 64, done.stderr
     assert "--trusted-proxy: 'nginx' is not an IP address or network" in done.stderr
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_the_fair_turns_count_worker_time_against_the_forwarded_client():
+    import asyncio
+
+    from aiohttp import web
+
+    from flowbot.serve.app import TURNS, make_app, runner_options
+    from tests.images import draw_board, png_bytes
+    from tests.serve_helpers import multipart
+    from tests.test_serve_service import BOARD
+
+    async def scenario() -> tuple[float, float]:
+        app = make_app(workers=1, trusted=parse_trusted("127.0.0.1"))
+        runner = web.AppRunner(app, handle_signals=False, **runner_options())
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            host, port = runner.addresses[0][:2]
+            body, kind = multipart({"image": ("shot.png", png_bytes(draw_board(BOARD)))})
+            reader, writer = await asyncio.open_connection(host, port)
+            head = (
+                f"POST /api/solve HTTP/1.1\r\nHost: t\r\nContent-Type: {kind}\r\n"
+                f"Content-Length: {len(body)}\r\nX-Forwarded-For: 198.51.100.7\r\nConnection: close\r\n\r\n"
+            )
+            writer.write(head.encode() + body)
+            answer = await asyncio.wait_for(reader.read(), 60)
+            writer.close()
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+            return app[TURNS].used("198.51.100.7"), app[TURNS].used("127.0.0.1")
+        finally:
+            await runner.cleanup()
+
+    forwarded, proxy = asyncio.run(scenario())
+    assert forwarded > 0 and proxy == 0
