@@ -85,3 +85,8 @@ class Stopped(KeyboardInterrupt):
         super().__init__(f"interrupted by {name}")
         self.signum = signum
         self.exit_code = 128 + signum
+
+
+def stop_words(stop: KeyboardInterrupt) -> str:
+    """What a stop by Ctrl-C, SIGTERM or SIGHUP says, in the words a live loop's own stops use."""
+    return str(stop) if isinstance(stop, Stopped) else "interrupted (Ctrl-C)"

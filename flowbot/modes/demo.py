@@ -19,7 +19,7 @@ import numpy as np
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
 from flowbot.display import end_process
-from flowbot.errors import FlowbotError, OutputFileError, Stopped
+from flowbot.errors import FlowbotError, OutputFileError, stop_words
 from flowbot.formats import Outputs
 from flowbot.progress import Progress
 
@@ -74,7 +74,7 @@ def run_demo(
     except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM or SIGHUP before the bot's loop took over
         if as_json:  # the one line a script reads says so, as it does for a stop mid-run
             asked = levels if levels is not None else _pack_size()
-            line = {"levels": asked, "solved_by_game": 0, "stopped": _stop_words(stop), "interrupted": True}
+            line = {"levels": asked, "solved_by_game": 0, "stopped": stop_words(stop), "interrupted": True}
             out.write(json.dumps(line) + "\n")
         raise
     seconds = time.perf_counter() - started
@@ -109,11 +109,6 @@ def _interrupted(halt: FlowbotError | None) -> bool:
     from flowbot.act.pointer import Interrupted
 
     return isinstance(halt, Interrupted)
-
-
-def _stop_words(stop: KeyboardInterrupt) -> str:
-    """What a stop before the bot's loop says, in the words the loop's own stops use."""
-    return str(stop) if isinstance(stop, Stopped) else "interrupted (Ctrl-C)"
 
 
 def _screen_size() -> tuple[int, int]:
