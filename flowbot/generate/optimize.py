@@ -11,14 +11,13 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
 from flowbot.errors import SolveError
 from flowbot.generate.levels import Level, _level, to_puzzle
 from flowbot.generate.lines import grow, reshape
 from flowbot.model import Cell
-from flowbot.orphans import start_worker
+from flowbot.orphans import worker_pool
 from flowbot.rate.score import WEIGHTS, Rating, rate
 
 POOL_SIZE = 10
@@ -155,11 +154,7 @@ def hardest(
     workers = max(1, workers or os.cpu_count() or 1)
     rng = random.Random(f"flowbot-hardest:{seed}:{index}:{rows}x{cols}:{colors}")
     started = time.perf_counter()
-    executor = (
-        ProcessPoolExecutor(max_workers=workers, initializer=start_worker, initargs=(os.getpid(),))
-        if workers > 1
-        else None
-    )
+    executor = worker_pool(workers) if workers > 1 else None
     judge = _Judge(executor.map if executor is not None else map, rows, cols)
     pool: list[Candidate] = []
     done = 0
