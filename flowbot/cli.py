@@ -127,7 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     streams = Streams().take()
     try:
         with _stop_signals_raise():
-            code = _outcome(argv, streams)
+            try:
+                code = _outcome(argv, streams)
+            except KeyboardInterrupt as stop:  # a stop signal while the last one was being reported
+                code = getattr(stop, "exit_code", 130)
         return streams.finish(code)
     finally:
         streams.restore()
