@@ -149,3 +149,9 @@ def test_bench_takes_a_file_whose_name_is_not_utf8(tmp_path):
     done = flowbot("bench", "--repeat", "1", puzzle_file(tmp_path, NOT_UTF8), env={"LC_ALL": "C.UTF-8"})
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr
+
+
+def test_a_full_stderr_changes_no_status(tmp_path):
+    with open("/dev/full", "wb") as full:
+        assert flowbot("solve", tmp_path / "missing.txt", stderr=full).returncode == 2
+        assert flowbot("-v", "solve", puzzle_file(tmp_path), stderr=full).returncode == 0
