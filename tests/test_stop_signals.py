@@ -172,3 +172,20 @@ def test_an_interrupted_demo_is_no_pass(signum, tmp_path):
     assert record["stopped"].startswith("interrupted")
     assert record["levels"] == 10  # what was asked (the demo pack), not what was played
     assert err.splitlines()[-1].startswith("flowbot: interrupted")
+
+
+def test_a_stop_that_comes_just_as_the_temp_file_is_opened_removes_it(tmp_path, monkeypatch):
+    from flowbot import formats
+    from flowbot.errors import Stopped
+
+    real_open = os.open
+
+    def open_then_stop(path, flags, mode=0o777):
+        descriptor = real_open(path, flags, mode)
+        os.close(descriptor)
+        raise Stopped(signal.SIGTERM, "SIGTERM")  # as the handler would, before the next line runs
+
+    monkeypatch.setattr(formats.os, "open", open_then_stop)
+    with pytest.raises(Stopped):
+        formats.atomic_write_bytes(tmp_path / "level.json", b"{}")
+    assert list(tmp_path.iterdir()) == []
