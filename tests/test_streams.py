@@ -155,3 +155,11 @@ def test_a_full_stderr_changes_no_status(tmp_path):
     with open("/dev/full", "wb") as full:
         assert flowbot("solve", tmp_path / "missing.txt", stderr=full).returncode == 2
         assert flowbot("-v", "solve", puzzle_file(tmp_path), stderr=full).returncode == 0
+
+
+def test_numbermatch_json_is_valid_utf8_for_a_name_that_is_not(tmp_path):
+    board = puzzle_file(tmp_path, b"board\xff.txt", "123456789\n111213141\n516171819\n")
+    done = flowbot("numbermatch", "--json", "--timeout", "5", board, env={"PYTHONIOENCODING": "latin-1"})
+    assert b"Traceback" not in done.stderr
+    (line,) = done.stdout.decode("utf-8").splitlines()
+    assert json.loads(line)["source"] == str(board)
