@@ -136,9 +136,10 @@ def _one_call_wall(files: Sequence[str], repeat: int) -> float:
     walls = []
     for _ in range(repeat):
         started = time.perf_counter()
+        # A file name that is not UTF-8 may come back in a message as its own bytes: escaped, not fatal.
         completed = subprocess.run(
             [sys.executable, "-m", "flowbot", "solve", "--json", *files],
-            capture_output=True, text=True, check=False,
+            capture_output=True, encoding="utf-8", errors="backslashreplace", check=False,
         )  # fmt: skip
         walls.append(time.perf_counter() - started)
         lines = [json.loads(line) for line in completed.stdout.splitlines() if line.strip()]
