@@ -78,7 +78,7 @@ def reachable(start: str) -> set[str]:
 def error_statuses() -> dict[str, int | str]:
     """Each FlowbotError class's name and the status it ends with (SIGNALS for 128 + a signal)."""
     bases: dict[str, list[str]] = {}
-    own: dict[str, int | str] = {}
+    own: dict[str, int | str | tuple[str, str]] = {}
     defined: dict[str, int] = {}  # how many classes have the name
     for module in modules().values():
         for node in ast.walk(module.tree):
@@ -91,16 +91,19 @@ def error_statuses() -> dict[str, int | str]:
                 if isinstance(base, (ast.Name, ast.Attribute))
             )
             for statement in ast.walk(node):
-                if isinstance(statement, (ast.Assign, ast.AnnAssign)):
-                    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                    for target in targets:
-                        if isinstance(target, ast.Name) and target.id == "exit_code":
-                            own[node.name] = statement.value.value  # a class's own number
-                        elif isinstance(target, ast.Attribute) and target.attr == "exit_code":
-                            own[node.name] = SIGNALS  # set per instance: 128 + the signal
+                if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or statement.value is None:
+                    continue
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id == "exit_code" and statement in node.body:
+                        own[node.name] = _class_status(module, statement.value)
+                    elif isinstance(target, ast.Attribute) and target.attr == "exit_code":
+                        own[node.name] = _class_status(module, statement.value)  # set per instance
 
     def status(name: str, seen: frozenset[str] = frozenset()) -> int | str | None:
         """The class's own status, else its first base's that has one."""
+        if isinstance(own.get(name), tuple):  # another class's: `exit_code = Other.exit_code`
+            return None if own[name][1] in seen else status(own[name][1], seen | {name})
         if name in own:
             return own[name]
         later = [base for base in bases.get(name, []) if base not in seen]
@@ -115,6 +118,22 @@ def error_statuses() -> dict[str, int | str]:
     twice = sorted(name for name in errors if defined[name] > 1)
     assert not twice, f"error classes of one name: {twice}; the reading tells them apart by name"
     return errors
+
+
+def _class_status(module: Module, value: ast.expr) -> int | str | tuple[str, str] | None:
+    """What an error class's `exit_code = ...` sets: a number, a constant's number, SIGNALS, or
+    ("class", name) for another class's `exit_code`."""
+    if isinstance(value, ast.Constant) and type(value.value) is int:
+        return value.value
+    if isinstance(value, ast.BinOp) and getattr(value.left, "value", None) == 128:
+        return SIGNALS  # 128 + the signal's number
+    if isinstance(value, ast.Name):
+        return _constant(module, value.id)
+    if isinstance(value, ast.Attribute) and value.attr == "exit_code" and isinstance(value.value, ast.Name):
+        return ("class", value.value.id)
+    raise AssertionError(
+        f"{module.path}: exit_code = {ast.unparse(value)}: the reading cannot tell its status"
+    )
 
 
 @cache
