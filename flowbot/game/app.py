@@ -7,7 +7,8 @@
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
 Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
-popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign (see flowbot.game.faults).
+popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign, win-screen, no-cut
+(see flowbot.game.faults).
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 With FLOWBOT_GAME_PRESS_LOG naming a file, the game notes its window and each press it takes there
