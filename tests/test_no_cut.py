@@ -4,6 +4,7 @@ to tap before redrawing (flowbot.act.clear)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pygame
 
 from flowbot.game.faults import Fault, Faults, FaultSpec, parse_fault
@@ -65,3 +66,105 @@ def test_tapping_the_stray_flows_dot_clears_it_so_the_redraw_goes_through():
     assert view.session.board.pipes[2] == [STRAY_BLUE[0]]
     stroke(view, RED)
     assert view.session.board.pipes[0] == list(RED)
+
+
+# --- the plan: which dots to tap before drawing again --------------------------------------------
+
+
+def seen_in(view: GameView) -> list[list[int | None]]:
+    """What the game's own board shows on each cell: the flow whose pipe covers it, or None."""
+    board = view.session.board
+    puzzle = board.puzzle
+    return [[board.owner((row, col)) for col in range(puzzle.cols)] for row in range(puzzle.rows)]
+
+
+def solution_of(view: GameView):
+    """The shown level's solution."""
+    from flowbot.solve.sat import solve
+
+    return solve(view.session.board.puzzle).solution
+
+
+def test_the_stray_flow_is_tapped_first_then_the_flow_it_stopped():
+    from flowbot.act.clear import blocked_cells, clearing_taps, flows_in_the_way
+
+    view = game(no_cut=True)
+    stroke(view, STRAY_BLUE)
+    stroke(view, RED)
+    solution = solution_of(view)
+    seen = seen_in(view)
+    assert sorted(blocked_cells(seen, solution)) == [(2, 0), (2, 1), (2, 2)]
+    assert flows_in_the_way(seen, solution) == [2, 0]  # blue is in red's way; red was stopped by it
+    assert clearing_taps(seen, solution) == [solution.paths[2][0], solution.paths[0][0]]
+
+
+def test_after_the_taps_the_board_is_clear_and_the_solution_goes_through():
+    from flowbot.act.clear import clearing_taps
+
+    view = game(no_cut=True)
+    stroke(view, STRAY_BLUE)
+    stroke(view, RED)
+    solution = solution_of(view)
+    for path in solution.paths:  # drawn again as it stands: red stops at the stray blue once more
+        stroke(view, path)
+    assert not view.session.board.complete
+    for dot in clearing_taps(seen_in(view), solution):
+        stroke(view, [dot])
+    assert clearing_taps(seen_in(view), solution) == []  # checked clear before drawing
+    for path in solution.paths:
+        stroke(view, path)
+    assert view.session.board.complete
+
+
+def test_an_empty_board_or_one_drawn_right_so_far_needs_no_taps():
+    from flowbot.act.clear import blocked_cells, clearing_taps
+
+    view = game(no_cut=True)
+    solution = solution_of(view)
+    assert clearing_taps(seen_in(view), solution) == []
+    stroke(view, RED[:6])  # part of red, on red's own cells
+    assert clearing_taps(seen_in(view), solution) == [] and blocked_cells(seen_in(view), solution) == []
+    unknown = [[None] * 5 for _ in range(5)]  # nothing could be read: nothing to tap
+    assert clearing_taps(unknown, solution) == []
+
+
+def test_strays_covering_more_cells_are_cleared_first_each_flow_once():
+    from flowbot.act.clear import flows_in_the_way
+
+    view = game(no_cut=True)
+    solution = solution_of(view)
+    seen = [[None] * 5 for _ in range(5)]
+    # Green (1) shows on three of red's cells and yellow (3) on one of blue's and one of red's.
+    for cell in ((2, 1), (2, 2), (2, 3)):
+        seen[cell[0]][cell[1]] = 1
+    seen[4][1], seen[2][4] = 3, 3
+    assert flows_in_the_way(seen, solution) == [1, 3, 0, 2]
+
+
+def test_the_cells_read_on_the_rendered_board_give_the_same_flows_as_the_game():
+    """seen_flows on the centre colours of the bundled game's frames: each cell's pipe, as the game
+    has it (dots and empty cells aside)."""
+    from flowbot.act.clear import seen_flows
+    from flowbot.capture.verdict import centre_colours, rgb_to_lab
+    from flowbot.game.render import surface_to_bgr
+
+    view = game(no_cut=True)
+    surface = pygame.Surface((540, 960))
+    view.draw(surface)
+    geometry = view.layout.geometry
+    before = centre_colours(surface_to_bgr(surface), geometry)
+    stroke(view, STRAY_BLUE)
+    stroke(view, RED)
+    view.draw(surface)
+    now = centre_colours(surface_to_bgr(surface), geometry)
+    puzzle = view.session.board.puzzle
+    labs = np.array(
+        [rgb_to_lab(view.renderer.theme.rgb(puzzle, color)) for color in range(len(puzzle.colors))]
+    )
+    seen = seen_flows(now, labs, before)
+    dots = {cell for pair in puzzle.endpoints for cell in pair}
+    truth = seen_in(view)
+    for row in range(5):
+        for col in range(5):
+            if (row, col) not in dots:
+                assert seen[row][col] == truth[row][col], (row, col)
