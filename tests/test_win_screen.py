@@ -88,6 +88,14 @@ def test_win_screen_is_a_fault_that_changes_the_win_so_it_goes_alone():
         FaultSpec.of([Fault("win-screen"), Fault("popup-window")])
 
 
+def test_a_time_trial_refuses_the_win_screen():
+    """A time trial puts the next level in place at once after a win: no win screen can show."""
+    from flowbot.game.app import _trial_faults
+
+    with pytest.raises(UsageError, match="--fault win-screen"):
+        _trial_faults(FaultSpec(win_screen=True))
+
+
 def test_a_win_replaces_the_whole_window_and_continue_moves_on():
     view, results = game()
     board_frame = frame(view)

@@ -431,7 +431,12 @@ def levels_for(args: argparse.Namespace) -> list[Puzzle]:
 
 def _trial_faults(faults: FaultSpec) -> None:
     """Refuse the faults a time trial cannot play: it already puts the next level in place at a win."""
-    for name, on in (("next-in-place", faults.next_in_place), ("no-sign", faults.no_sign)):
+    refused = (
+        ("next-in-place", faults.next_in_place),
+        ("no-sign", faults.no_sign),
+        ("win-screen", faults.win_screen),
+    )
+    for name, on in refused:
         if on:
             raise UsageError(
                 f"--fault {name}: a time trial puts the next level in place at once after a win;"
