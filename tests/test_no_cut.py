@@ -4,8 +4,8 @@ to tap before redrawing (flowbot.act.clear)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pygame
+import pytest
 
 from flowbot.game.faults import Fault, Faults, FaultSpec, parse_fault
 from flowbot.game.look import Variant
@@ -142,10 +142,10 @@ def test_strays_covering_more_cells_are_cleared_first_each_flow_once():
 
 
 def test_the_cells_read_on_the_rendered_board_give_the_same_flows_as_the_game():
-    """seen_flows on the centre colours of the bundled game's frames: each cell's pipe, as the game
-    has it (dots and empty cells aside)."""
-    from flowbot.act.clear import seen_flows
-    from flowbot.capture.verdict import centre_colours, rgb_to_lab
+    """read_seen on the bundled game's frames: each cell's pipe, as the game has it (dots aside),
+    and None for cells empty as before drawing."""
+    from flowbot.act.clear import read_seen
+    from flowbot.capture.verdict import centre_colours
     from flowbot.game.render import surface_to_bgr
 
     view = game(no_cut=True)
@@ -156,15 +156,64 @@ def test_the_cells_read_on_the_rendered_board_give_the_same_flows_as_the_game():
     stroke(view, STRAY_BLUE)
     stroke(view, RED)
     view.draw(surface)
-    now = centre_colours(surface_to_bgr(surface), geometry)
     puzzle = view.session.board.puzzle
-    labs = np.array(
-        [rgb_to_lab(view.renderer.theme.rgb(puzzle, color)) for color in range(len(puzzle.colors))]
-    )
-    seen = seen_flows(now, labs, before)
+    flow_rgb = [view.renderer.theme.rgb(puzzle, color) for color in range(len(puzzle.colors))]
+    seen = read_seen(surface_to_bgr(surface), geometry, flow_rgb, before)
     dots = {cell for pair in puzzle.endpoints for cell in pair}
     truth = seen_in(view)
     for row in range(5):
         for col in range(5):
             if (row, col) not in dots:
                 assert seen[row][col] == truth[row][col], (row, col)
+
+
+@pytest.mark.parametrize("light", [False, True])
+def test_a_redraw_planned_from_the_frames_alone_clears_the_strays_and_wins(light):
+    """The redraw path as the live bot would take it, on frames only: a failed try, the cells read,
+    the taps, a read that finds the board clear, then the flows drawn again."""
+    from flowbot.act.clear import clearing_taps, flows_in_the_way, read_seen
+    from flowbot.capture.verdict import centre_colours
+    from flowbot.game.look import Theme
+    from flowbot.game.render import surface_to_bgr
+
+    pygame.font.init()
+    view = GameView(
+        Session(levels_from("5x5", None)[:2]),
+        Variant(Theme(light=light)),
+        faults=Faults(FaultSpec(no_cut=True)),
+    )
+    surface = pygame.Surface((540, 960))
+    view.draw(surface)
+    geometry = view.layout.geometry
+    puzzle = view.session.board.puzzle
+    flow_rgb = [view.renderer.theme.rgb(puzzle, color) for color in range(len(puzzle.colors))]
+    before = centre_colours(surface_to_bgr(surface), geometry)
+
+    def seen():
+        view.draw(surface)
+        return read_seen(surface_to_bgr(surface), geometry, flow_rgb, before)
+
+    solution = solution_of(view)
+    # The try fails: blue's stroke went astray (the game stepped its cursor its own way), and red
+    # stops at it; drawing red again as it stands stops there once more.
+    stroke(view, STRAY_BLUE)
+    for color, path in enumerate(solution.paths):
+        if color != 2:
+            stroke(view, path)
+    stroke(view, solution.paths[0])
+    assert not view.session.board.complete
+    shown = seen()
+    # The flows drawn again: those with a cell not showing their flow (the verdict's), and those in the way.
+    broken = {
+        color
+        for color, path in enumerate(solution.paths)
+        if any(shown[row][col] != color for row, col in path[1:-1])
+    }
+    redraw = broken | set(flows_in_the_way(shown, solution))
+    assert redraw == {0, 2}
+    for dot in clearing_taps(shown, solution):
+        stroke(view, [dot])
+    assert clearing_taps(seen(), solution) == []
+    for color in sorted(redraw):
+        stroke(view, solution.paths[color])
+    assert view.session.board.complete

@@ -12,12 +12,25 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from flowbot.capture.verdict import FLOW_DISTANCE, UNCHANGED
-from flowbot.model import Cell, Solution
+from flowbot.capture.verdict import FLOW_DISTANCE, UNCHANGED, centre_colours, rgb_to_lab
+from flowbot.model import Cell, Geometry, Solution
 
 Seen = Sequence[Sequence[int | None]]  # per cell, row by row: the flow whose colour it shows, or None
 
-__all__ = ["Seen", "blocked_cells", "clearing_taps", "flows_in_the_way", "seen_flows"]
+__all__ = ["Seen", "blocked_cells", "clearing_taps", "flows_in_the_way", "read_seen", "seen_flows"]
+
+
+def read_seen(
+    frame: np.ndarray, geometry: Geometry, flow_rgb: Sequence[tuple[int, int, int]], before: np.ndarray
+) -> list[list[int | None]]:
+    """The flow each cell of a frame shows (seen_flows of its centre colours).
+
+    frame : (H, W, 3) uint8 ndarray, BGR; geometry in the frame's pixels
+    flow_rgb : each flow's colour as seen on its dots, in the puzzle's colour order
+    before : centre_colours of the board before drawing
+    """
+    labs = np.array([rgb_to_lab(rgb) for rgb in flow_rgb]).reshape(-1, 3)
+    return seen_flows(centre_colours(frame, geometry), labs, before)
 
 
 def seen_flows(now: np.ndarray, flow_labs: np.ndarray, before: np.ndarray) -> list[list[int | None]]:
