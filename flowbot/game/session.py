@@ -167,6 +167,11 @@ class Session:
             self.previous()
         self._left_by = None  # nothing left (the first level has none before it)
 
+    def open(self, index: int) -> None:
+        """Leave the level for the one at `index` (from 0), as a level list does."""
+        self.leave()
+        self._show(index % len(self.levels))
+
     def restart(self) -> None:
         """Clear the board of the shown level."""
         self.board.restart()
