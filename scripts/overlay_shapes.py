@@ -56,7 +56,8 @@ def main(argv: list[str]) -> int:
 
 def _shapes(path: Path) -> bool:
     """Whether a file of the shared folder is a Shapes screenshot (an image without a truth file)."""
-    return path.suffix.lower() in (".png", ".jpg", ".jpeg") and not path.with_name(path.stem + ".truth.txt").exists()
+    image = path.suffix.lower() in (".png", ".jpg", ".jpeg")
+    return image and not path.with_name(path.stem + ".truth.txt").exists()
 
 
 if __name__ == "__main__":

@@ -41,7 +41,8 @@ def shared_borders(
         # cell; a wider one's lies within it. Either way, beside the outline nothing meets.
         near, far = (slice(None, -1), slice(1, None))
         pick = (lambda mask, part: mask[part, :]) if axis == 0 else (lambda mask, part: mask[:, part])
-        on_line = (pick(thin, near) | pick(thin, far)) & ~pick(board.outline, near) & ~pick(board.outline, far)
+        outline = pick(board.outline, near) | pick(board.outline, far)
+        on_line = (pick(thin, near) | pick(thin, far)) & ~outline
         meet = on_line & (here != there) & (here > 0) & (there > 0)
         ys, xs = np.nonzero(meet)
         a, b = here[ys, xs], there[ys, xs]
@@ -50,7 +51,7 @@ def shared_borders(
         for key, count, x_sum, y_sum in _grouped(keys, xs, ys):
             pair = (int(key // (regions.count + 1)), int(key % (regions.count + 1)))
             lengths[pair] = lengths.get(pair, 0) + count
-            sums[pair] = sums.get(pair, np.zeros(2)) + (x_sum, y_sum)
+            sums[pair] = sums.get(pair, np.zeros(2)) + np.array([x_sum, y_sum])
     # A pixel of a level or upright border counts once, of a slanted one up to 1.4 times (once across,
     # once down): the bar holds for the shortest count a border of that length gives.
     bar = MIN_BORDER * cell_size

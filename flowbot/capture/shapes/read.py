@@ -26,7 +26,8 @@ def read_shapes(frame: np.ndarray) -> ShapeReading:
     borders = shared_borders(lines, regions, cell_size)
     linked = {cell for pair in borders for cell in pair}
     if len(linked) < regions.count:
-        raise CaptureError(f"no board found: {regions.count - len(linked)} of the pieces found border no other")
+        alone = regions.count - len(linked)
+        raise CaptureError(f"no board found: {alone} of the pieces found border no other")
     groups = group_dots(find_shape_dots(frame, regions))
     if len(groups) > len(LABELS):
         raise CaptureError(f"{len(groups)} colours is more than a board can hold")

@@ -76,7 +76,8 @@ def read_truth(text: str) -> ShapesTruth:
             index, x, y = int(fields[0]), float(fields[1]), float(fields[2])
             letter, others = fields[3], {int(field) for field in fields[4:]}
         except (IndexError, ValueError):
-            raise FormatError(f"line {number}: expected 'cell x y letter neighbours...', got {line!r}") from None
+            expected = "expected 'cell x y letter neighbours...'"
+            raise FormatError(f"line {number}: {expected}, got {line!r}") from None
         if index != len(centres) or len(letter) != 1:
             raise FormatError(f"line {number}: cell {len(centres)} with a one-character letter expected")
         centres.append((x, y))
