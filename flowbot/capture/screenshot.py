@@ -1,5 +1,6 @@
 """A screenshot of any board flowbot reads, as one reading: the classic reader for plain square boards
-(the one proven on every real screenshot), the variant reader for Bridges, Hexes, Warps and walls."""
+(the one proven on every real screenshot), the variant reader for Bridges, Hexes, Warps and walls, the
+Shapes reader for boards of any other cell shape (cubes, rings, mixed cells)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import numpy as np
 
 from flowbot.capture.image import decode_image
 from flowbot.capture.read import Reading, image_source, read_puzzle
+from flowbot.capture.shapes import ShapeReading, read_shapes
 from flowbot.capture.variants import VariantReading, read_variant
 from flowbot.capture.variants.reading import LABELS
+from flowbot.capture.variants.shapes import line_directions, unreadable_kind
 from flowbot.errors import CaptureError, UnreadableBoardError
 from flowbot.model import Cell, Geometry, Puzzle
 
@@ -19,7 +22,8 @@ from flowbot.model import Cell, Geometry, Puzzle
 class ScreenshotReading:
     """A board read from a screenshot: the puzzle, where each cell's middle is, and each colour as seen.
 
-    geometry is the grid of a square board (None for hexes); centres hold every cell's (x, y).
+    geometry is the grid of a square board (None for hexes); centres hold every cell's (x, y); shapes
+    is the graph of cells of a Shapes board (None for the others), its cell n the puzzle's (0, n).
     """
 
     puzzle: Puzzle
@@ -27,6 +31,7 @@ class ScreenshotReading:
     cell_size: float
     seen_rgb: tuple[tuple[int, int, int], ...]
     geometry: Geometry | None = None
+    shapes: ShapeReading | None = field(default=None, compare=False)
 
 
 def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
@@ -34,6 +39,13 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
+    # Lines slanted as a Shapes board's are: its reader goes first (the others would look for
+    # seconds, then refuse it by kind); a board it cannot read goes the usual way.
+    if unreadable_kind(line_directions(frame)) is not None:
+        try:
+            return from_shapes(read_shapes(frame))
+        except CaptureError:
+            pass
     classic: Reading | None = None
     classic_error: CaptureError | None = None
     try:
@@ -45,7 +57,7 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
     except UnreadableBoardError:
         if classic is not None:
             return from_classic(classic)
-        raise  # a board of a kind flowbot cannot read yet: say so, by its kind
+        raise  # a board of a kind flowbot cannot read yet (not even as Shapes): say so, by its kind
     except CaptureError:
         if classic is not None:
             return from_classic(classic)
@@ -67,6 +79,7 @@ def read_screenshot_file(data: bytes, path: str) -> ScreenshotReading:
         reading.cell_size,
         reading.seen_rgb,
         reading.geometry,
+        reading.shapes,
     )
 
 
@@ -88,3 +101,12 @@ def from_variant(reading: VariantReading) -> ScreenshotReading:
     walls = [tuple(sorted(pair)) for pair in reading.walls]
     puzzle = Puzzle.from_lines(reading.kind, reading.lines, walls, reading.warps, names)
     return ScreenshotReading(puzzle, dict(reading.centres), reading.cell_size, reading.seen_rgb, None)
+
+
+def from_shapes(reading: ShapeReading) -> ScreenshotReading:
+    """A board of any cell shape, built into a Shapes puzzle: cell n is (0, n)."""
+    letters = sorted({char for char in reading.letters if char in LABELS}, key=LABELS.index)
+    names = dict(zip(letters, reading.names, strict=False)) if reading.names else None
+    puzzle = Puzzle.from_shapes(reading.letters, reading.neighbours, names)
+    centres = {(0, index): centre for index, centre in enumerate(reading.centres)}
+    return ScreenshotReading(puzzle, centres, reading.cell_size, reading.seen_rgb, None, reading)
