@@ -112,7 +112,8 @@ def draw_shapes_overlay(
         line = np.array([_point(x, y) for x, y in points], dtype=np.int32)
         cv2.polylines(picture, [line], False, colour, pipe, cv2.LINE_AA)
         for _, end in (path[0], path[-1]):
-            cv2.circle(picture, _point(*shapes.cells[end].centre), round(0.35 * size), colour, -1, cv2.LINE_AA)
+            middle = _point(*shapes.cells[end].centre)
+            cv2.circle(picture, middle, round(0.35 * size), colour, -1, cv2.LINE_AA)
     return picture
 
 
