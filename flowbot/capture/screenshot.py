@@ -4,7 +4,7 @@ Shapes reader for boards of any other cell shape (cubes, rings, mixed cells)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from flowbot.capture.read import Reading, image_source, read_puzzle
 from flowbot.capture.shapes import ShapeReading, read_shapes
 from flowbot.capture.variants import VariantReading, read_variant
 from flowbot.capture.variants.reading import LABELS
-from flowbot.capture.variants.shapes import line_directions, unreadable_kind
+from flowbot.capture.variants.shapes import line_directions, shapes_kind
 from flowbot.errors import CaptureError, UnreadableBoardError
 from flowbot.model import Cell, Geometry, Puzzle
 
@@ -41,7 +41,7 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
     """
     # Lines slanted as a Shapes board's are: its reader goes first (the others would look for
     # seconds, then refuse it by kind); a board it cannot read goes the usual way.
-    if unreadable_kind(line_directions(frame)) is not None:
+    if shapes_kind(line_directions(frame)) is not None:
         try:
             return from_shapes(read_shapes(frame))
         except CaptureError:
@@ -73,6 +73,9 @@ def read_screenshot_file(data: bytes, path: str) -> ScreenshotReading:
     frame = decode_image(data)
     reading = read_screenshot(frame)
     source = image_source(data, path, frame, reading.geometry)
+    if reading.shapes is not None:  # a Shapes board's cells lie nowhere else: their middles, in pixels
+        cells = [[round(x, 1), round(y, 1)] for x, y in reading.shapes.centres]
+        source = replace(source, details={**source.details, "cells": cells})
     return ScreenshotReading(
         reading.puzzle.with_source(source),
         reading.centres,
