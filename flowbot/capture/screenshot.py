@@ -40,12 +40,15 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
     frame : (H, W, 3) uint8 ndarray, BGR
     """
     # Lines slanted as a Shapes board's are: its reader goes first (the others would look for
-    # seconds, then refuse it by kind); a board it cannot read goes the usual way.
+    # seconds, then refuse it by kind); a board it cannot read goes the usual way, and so does a
+    # board whose own lines are not a Shapes board's (a square board on a desktop of slanted lines).
     if shapes_kind(line_directions(frame)) is not None:
         try:
-            return from_shapes(read_shapes(frame))
+            shapes = read_shapes(frame)
         except CaptureError:
-            pass
+            shapes = None
+        if shapes is not None and shapes_kind(line_directions(_board_part(frame, shapes))) is not None:
+            return from_shapes(shapes)
     classic: Reading | None = None
     classic_error: CaptureError | None = None
     try:
@@ -65,6 +68,13 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
     if classic is not None and variant.kind == "square" and not variant.walls:
         return from_classic(classic)
     return from_variant(variant)
+
+
+def _board_part(frame: np.ndarray, shapes: ShapeReading) -> np.ndarray:
+    """The part of the frame a Shapes board's cells cover."""
+    corners = np.concatenate([cell.outline for cell in shapes.cells])
+    (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
+    return frame[top : bottom + 1, left : right + 1]
 
 
 def read_screenshot_file(data: bytes, path: str) -> ScreenshotReading:
