@@ -216,3 +216,11 @@ def test_a_shapes_screenshot_reads_as_its_truth_and_solves(truth):
     result = solve(reading.puzzle)
     assert result.status == "solved"
     assert check_paths(reading.puzzle, result.solution.paths) == []
+
+
+def test_a_solved_shapes_board_prints_each_path_by_its_cells_numbers():
+    from flowbot.render import PLAIN, render_puzzle, render_solution
+
+    puzzle = Puzzle.from_shapes("A.AB.B", [(0, 1), (1, 2), (3, 4), (4, 5), (2, 3)])
+    assert render_puzzle(puzzle, PLAIN) == "A: 0 ... 2\nB: 3 ... 5"
+    assert render_solution(solve(puzzle).solution, PLAIN) == "A: 0 - 1 - 2\nB: 3 - 4 - 5"

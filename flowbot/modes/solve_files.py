@@ -187,6 +187,8 @@ def _text_report(outcome: Outcome, unique: bool, colors: int) -> str:
     name = outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index}"
     flows = f"{len(puzzle.colors)} flows"
     size = f"{puzzle.size} {puzzle.kind}" if puzzle.is_graph else puzzle.size
+    if puzzle.kind == "shapes":  # one row of cells joined by their links: the count says it
+        size = f"{puzzle.cell_count} cells shapes"
     timing = f"{result.seconds * 1000:.1f} ms"
     if result.status == "solved" and result.solution is not None:
         notes = [] if result.strict else ["paths touch themselves"]
