@@ -15,7 +15,7 @@ from flowbot.capture.variants import VariantReading, read_variant
 from flowbot.capture.variants.reading import LABELS
 from flowbot.capture.variants.shapes import line_directions, shapes_kind
 from flowbot.errors import CaptureError, UnreadableBoardError
-from flowbot.model import Cell, Geometry, Puzzle
+from flowbot.model import Cell, Geometry, Puzzle, Source
 
 
 @dataclass(frozen=True)
@@ -82,10 +82,7 @@ def read_screenshot_file(data: bytes, path: str) -> ScreenshotReading:
     grid (square boards)."""
     frame = decode_image(data)
     reading = read_screenshot(frame)
-    source = image_source(data, path, frame, reading.geometry)
-    if reading.shapes is not None:  # a Shapes board's cells lie nowhere else: their middles, in pixels
-        cells = [[round(x, 1), round(y, 1)] for x, y in reading.shapes.centres]
-        source = replace(source, details={**source.details, "cells": cells})
+    source = screenshot_source(data, path, frame, reading)
     return ScreenshotReading(
         reading.puzzle.with_source(source),
         reading.centres,
@@ -94,6 +91,16 @@ def read_screenshot_file(data: bytes, path: str) -> ScreenshotReading:
         reading.geometry,
         reading.shapes,
     )
+
+
+def screenshot_source(data: bytes, path: str, frame: np.ndarray, reading: ScreenshotReading) -> Source:
+    """Where a board read from an image file came from (see `image_source`); a Shapes board's cells'
+    middles too, in pixels: its cells lie nowhere else."""
+    source = image_source(data, path, frame, reading.geometry)
+    if reading.shapes is None:
+        return source
+    cells = [[round(x, 1), round(y, 1)] for x, y in reading.shapes.centres]
+    return replace(source, details={**source.details, "cells": cells})
 
 
 def from_classic(reading: Reading) -> ScreenshotReading:
