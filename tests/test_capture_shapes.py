@@ -224,3 +224,15 @@ def test_a_solved_shapes_board_prints_each_path_by_its_cells_numbers():
     puzzle = Puzzle.from_shapes("A.AB.B", [(0, 1), (1, 2), (3, 4), (4, 5), (2, 3)])
     assert render_puzzle(puzzle, PLAIN) == "A: 0 ... 2\nB: 3 ... 5"
     assert render_solution(solve(puzzle).solution, PLAIN) == "A: 0 - 1 - 2\nB: 3 - 4 - 5"
+
+
+def test_a_board_of_curved_cells_the_other_readers_cannot_read_goes_to_the_shapes_reader():
+    frame = draw_rings(dots={0: RED, 5: RED, 10: BLUE, 13: BLUE})
+    reading = read_screenshot(frame)
+    assert reading.puzzle.kind == "shapes" and reading.puzzle.cell_count == 16
+
+
+def test_a_picture_that_is_no_board_still_says_so():
+    frame = np.zeros((600, 400, 3), dtype=np.uint8)
+    with pytest.raises(CaptureError, match="no board"):
+        read_screenshot(frame)

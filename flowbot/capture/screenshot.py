@@ -13,7 +13,7 @@ from flowbot.capture.read import Reading, image_source, read_puzzle
 from flowbot.capture.shapes import ShapeReading, read_shapes
 from flowbot.capture.variants import VariantReading, read_variant
 from flowbot.capture.variants.reading import LABELS
-from flowbot.capture.variants.shapes import line_directions, shapes_kind
+from flowbot.capture.variants.shapes import line_directions, looks_square, shapes_kind
 from flowbot.errors import CaptureError, UnreadableBoardError
 from flowbot.model import Cell, Geometry, Puzzle, Source
 
@@ -42,7 +42,8 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
     # Lines slanted as a Shapes board's are: its reader goes first (the others would look for
     # seconds, then refuse it by kind); a board it cannot read goes the usual way, and so does a
     # board whose own lines are not a Shapes board's (a square board on a desktop of slanted lines).
-    if shapes_kind(line_directions(frame)) is not None:
+    shapes_first = shapes_kind(line_directions(frame)) is not None
+    if shapes_first:
         try:
             shapes = read_shapes(frame)
         except CaptureError:
@@ -57,17 +58,33 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
         classic_error = error
     try:
         variant = read_variant(frame)
-    except UnreadableBoardError:
+    except UnreadableBoardError as error:
         if classic is not None:
             return from_classic(classic)
-        raise  # a board of a kind flowbot cannot read yet (not even as Shapes): say so, by its kind
+        # A board of a kind flowbot cannot read yet (not even as Shapes): say so, by its kind.
+        return _shapes_else(frame, error, shapes_first)
     except CaptureError:
         if classic is not None:
             return from_classic(classic)
-        raise classic_error from None  # the classic reader names what it looked for and saw
+        # The classic reader names what it looked for and saw.
+        return _shapes_else(frame, classic_error, shapes_first)
     if classic is not None and variant.kind == "square" and not variant.walls:
         return from_classic(classic)
     return from_variant(variant)
+
+
+def _shapes_else(frame: np.ndarray, error: CaptureError, tried: bool) -> ScreenshotReading:
+    """A board that neither the square nor the hex reader reads, read by the Shapes reader if it was
+    not tried first and its board's own lines are not level and upright (a square board is the
+    square readers' to read or refuse); else `error` raised."""
+    if not tried:
+        try:
+            shapes = read_shapes(frame)
+        except CaptureError:
+            shapes = None
+        if shapes is not None and not looks_square(line_directions(_board_part(frame, shapes))):
+            return from_shapes(shapes)
+    raise error from None
 
 
 def _board_part(frame: np.ndarray, shapes: ShapeReading) -> np.ndarray:
