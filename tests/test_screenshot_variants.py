@@ -89,6 +89,7 @@ def test_a_shapes_board_whose_dots_do_not_pair_is_still_refused_by_its_kind(tmp_
     assert code == 2, err
     assert err.startswith(f"flowbot: {shot}: this is a Flow Free: Shapes board"), err
     assert "cannot read it yet" in err
+    assert "as a Shapes board: colour" in err and "has 1 endpoint (cell" in err  # and why
 
 
 def test_solve_json_of_a_shapes_screenshot_gives_the_graph(capsys):

@@ -43,11 +43,12 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
     # seconds, then refuse it by kind); a board it cannot read goes the usual way, and so does a
     # board whose own lines are not a Shapes board's (a square board on a desktop of slanted lines).
     shapes_first = shapes_kind(line_directions(frame)) is not None
+    shapes_error: CaptureError | None = None
     if shapes_first:
         try:
             shapes = read_shapes(frame)
-        except CaptureError:
-            shapes = None
+        except CaptureError as error:
+            shapes, shapes_error = None, error
         if shapes is not None and shapes_kind(line_directions(_board_part(frame, shapes))) is not None:
             return from_shapes(shapes)
     classic: Reading | None = None
@@ -61,7 +62,10 @@ def read_screenshot(frame: np.ndarray) -> ScreenshotReading:
     except UnreadableBoardError as error:
         if classic is not None:
             return from_classic(classic)
-        # A board of a kind flowbot cannot read yet (not even as Shapes): say so, by its kind.
+        # A board of a kind flowbot cannot read yet (not even as Shapes): say so, by its kind, and
+        # what the Shapes reader saw.
+        if shapes_error is not None:
+            error = UnreadableBoardError(f"{error} (as a Shapes board: {shapes_error})")
         return _shapes_else(frame, error, shapes_first)
     except CaptureError:
         if classic is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 
@@ -37,7 +39,12 @@ def read_shapes(frame: np.ndarray) -> ShapeReading:
     if len(linked) < regions.count:
         alone = regions.count - len(linked)
         raise CaptureError(f"no board found: {alone} of the pieces found border no other")
-    groups = group_dots(find_shape_dots(frame, regions))
+    try:
+        groups = group_dots(find_shape_dots(frame, regions))
+    except CaptureError as error:
+        # The dots' cells are (0, n): say "cell n", as the overlay and the truth files number them.
+        message = re.sub(r"row 1, col (\d+)", lambda match: f"cell {int(match[1]) - 1}", str(error))
+        raise CaptureError(message) from None
     if len(groups) > len(LABELS):
         raise CaptureError(f"{len(groups)} colours is more than a board can hold")
     letters = [EMPTY] * regions.count
