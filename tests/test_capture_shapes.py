@@ -13,7 +13,14 @@ from flowbot.capture.image import decode_image
 from flowbot.capture.screenshot import read_screenshot
 from flowbot.capture.shapes import ShapeReading, read_shapes
 from flowbot.capture.shapes.overlay import draw_shapes
-from flowbot.capture.shapes.truth import differences, read_truth, truth_of, truth_path, write_truth
+from flowbot.capture.shapes.truth import (
+    ShapesTruth,
+    differences,
+    read_truth,
+    truth_of,
+    truth_path,
+    write_truth,
+)
 from flowbot.errors import CaptureError, FormatError, PuzzleError
 from flowbot.model import Puzzle
 from flowbot.solve.check import check_paths
@@ -236,3 +243,15 @@ def test_a_picture_that_is_no_board_still_says_so():
     frame = np.zeros((600, 400, 3), dtype=np.uint8)
     with pytest.raises(CaptureError, match="no board"):
         read_screenshot(frame)
+
+
+@pytest.mark.parametrize("truth", TRUTH_FILES, ids=lambda path: path.name.split("__")[-1])
+@pytest.mark.parametrize("scale", [0.7, 1.4])
+def test_a_shapes_screenshot_rescaled_and_recompressed_reads_the_same(truth, scale):
+    frame = decode_image(_image_of(truth).read_bytes())
+    shrink = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=shrink)
+    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 75])[1], cv2.IMREAD_COLOR)
+    known = read_truth(truth.read_text())
+    moved = tuple(((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5) for x, y in known.centres)
+    assert differences(ShapesTruth(moved, known.letters, known.neighbours), read_shapes(frame)) == []

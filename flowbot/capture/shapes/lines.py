@@ -13,6 +13,8 @@ from flowbot.errors import CaptureError
 # The board's lines are the frame's longest connected drawing: at least this share of its smaller
 # side across, or no board is there.
 MIN_EXTENT = 0.25
+# The outline is drawn at least this many times as wide as the cell borders, or is not told apart.
+THICKER = 1.3
 
 
 @dataclass(frozen=True)
@@ -46,33 +48,28 @@ def board_lines(frame: np.ndarray) -> BoardLines:
     contours, _ = cv2.findContours(lines, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     inside = np.zeros_like(lines)
     cv2.drawContours(inside, contours, -1, 1, thickness=cv2.FILLED)
-    return BoardLines(lines.astype(bool), _thick(lines), inside.astype(bool))
+    return BoardLines(lines.astype(bool), _thick(lines, inside), inside.astype(bool))
 
 
-def _thick(lines: np.ndarray) -> np.ndarray:
-    """The line pixels of the thick lines: where the line's half-width along its middle is past the
-    split between the two widths drawn (cell borders are thin, the outline two or three times wider)."""
+def _thick(lines: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """The line pixels of the thick lines: where a line's half-width along its middle is nearer the
+    outline's than the cell borders' (the outline is two or three times wider than the borders).
+
+    The outline's width is measured where it surely is, along the board's outer edge; the borders'
+    on every other line. On a small picture a border's blur may make it a pixel wider here and there:
+    the split between the two widths seen, not one between any two widths, keeps it a border.
+    """
     depth = cv2.distanceTransform(lines, cv2.DIST_L2, 5)
     # The middle of a line: where the depth is a local peak; its depth is the line's half-width.
     middle = (depth > 0) & (depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8)))
-    split = otsu_split(depth[middle])
+    widest = float(depth.max())
+    edge = cv2.distanceTransform(inside, cv2.DIST_L2, 3) <= 2 * widest + 1
+    outline_width = float(np.median(depth[middle & edge])) if (middle & edge).any() else 0.0
+    border_width = float(np.median(depth[middle & ~edge])) if (middle & ~edge).any() else outline_width
+    if outline_width < THICKER * border_width:
+        return np.zeros(lines.shape, dtype=bool)  # one width drawn: no outline to tell apart
+    split = (outline_width + border_width) / 2
     core = (depth > split).view(np.uint8)
     reach = 2 * int(np.ceil(split)) + 3
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
     return cv2.dilate(core, kernel).astype(bool) & lines.astype(bool)
-
-
-def otsu_split(values: np.ndarray) -> float:
-    """The value that best splits `values` into two groups (Otsu: most variance between them)."""
-    if values.size < 2:
-        return float(values.max()) if values.size else 0.0
-    ordered = np.sort(values.astype(np.float64))
-    count = np.arange(1, ordered.size)
-    low_sum = np.cumsum(ordered)[:-1]
-    low_mean = low_sum / count
-    high_mean = (ordered.sum() - low_sum) / (ordered.size - count)
-    between = count * (ordered.size - count) * (low_mean - high_mean) ** 2
-    # Only splits between two different values count (a run of equal values cannot be split).
-    between[ordered[1:] == ordered[:-1]] = -1
-    best = int(np.argmax(between))
-    return float((ordered[best] + ordered[best + 1]) / 2)

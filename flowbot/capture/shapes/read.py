@@ -15,8 +15,9 @@ from flowbot.capture.shapes.lines import board_lines
 from flowbot.capture.shapes.regions import cell_regions, outline_of
 from flowbot.errors import CaptureError
 
-# A frame is read at a whole fraction of its size that leaves its shorter side at most this long.
-WORK_SIDE = 600
+# A frame is read at the largest whole fraction of its size that leaves its shorter side at least
+# this long: lines stay a few pixels wide (thinner, a border's blur can look like the outline).
+WORK_SIDE = 500
 
 
 def read_shapes(frame: np.ndarray) -> ShapeReading:
@@ -28,7 +29,7 @@ def read_shapes(frame: np.ndarray) -> ShapeReading:
         raise CaptureError(f"expected an (H, W, 3) uint8 BGR frame, got {frame.shape} {frame.dtype}")
     # Cells are tens of pixels across and lines a few: a large frame is read at a whole fraction of
     # its size (OpenCV averages k x k blocks fast), its lines still a pixel or more wide.
-    factor = max(1, -(-min(frame.shape[:2]) // WORK_SIDE))
+    factor = max(1, min(frame.shape[:2]) // WORK_SIDE)
     if factor > 1:
         frame = cv2.resize(frame, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
     lines = board_lines(frame)
