@@ -18,6 +18,8 @@ HOLE_BORDERS = 0.05
 # Cells of one board differ in size, but not past this ratio to the median (a ring's outer sectors
 # are about twice its inner ones): a picture cut into pieces of any size is no board.
 SIZE_RATIO = 6.0
+# Middles closer in height than this share of a cell are one row of the reading order.
+ROW_GAP = 0.25
 # A board has at least this many cells.
 MIN_CELLS = 4
 
@@ -60,9 +62,7 @@ def cell_regions(board: BoardLines) -> Regions:
     if areas[kept].max() > SIZE_RATIO * median or areas[kept].min() < median / SIZE_RATIO:
         raise CaptureError("no board found: the pieces the lines enclose are not cells of one board")
     centres = centroids[kept + 1]
-    # Reading order: by the middle's row (to a tenth of a cell), then left to right.
-    band = 0.1 * np.sqrt(median)
-    order = np.lexsort((centres[:, 0], np.round(centres[:, 1] / band)))
+    order = reading_order(centres, ROW_GAP * np.sqrt(median))
     numbering = np.zeros(count, dtype=np.int32)
     numbering[kept[order] + 1] = np.arange(1, kept.size + 1, dtype=np.int32)
     return Regions(
@@ -71,6 +71,18 @@ def cell_regions(board: BoardLines) -> Regions:
         areas[kept[order]],
         centres[order],
     )
+
+
+def reading_order(centres: np.ndarray, gap: float) -> np.ndarray:
+    """Indices of middles (N, 2) x, y in reading order: rows top to bottom, each left to right.
+
+    A row is a run of middles each within `gap` below the one before, so a pixel of difference
+    (another scale, another blur) never moves a cell to another row, as rounding to bands could.
+    """
+    by_height = np.argsort(centres[:, 1], kind="stable")
+    steps = np.diff(centres[by_height, 1])
+    rows = np.concatenate([[0], np.cumsum(steps > gap)])
+    return by_height[np.lexsort((centres[by_height, 0], rows))]
 
 
 def _rim_share(labels: np.ndarray, stat: np.ndarray, label: int, thin: np.ndarray) -> float:
