@@ -3,6 +3,7 @@ screenshots against their truth files (tests/data/shapes; skipped without ../sha
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -255,3 +256,40 @@ def test_a_shapes_screenshot_rescaled_and_recompressed_reads_the_same(truth, sca
     known = read_truth(truth.read_text())
     moved = tuple(((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5) for x, y in known.centres)
     assert differences(ShapesTruth(moved, known.letters, known.neighbours), read_shapes(frame)) == []
+
+
+# --- Shapes boards as puzzle files ---------------------------------------------------------------
+
+
+def test_a_shapes_board_saved_as_flowbot_json_reads_back_the_same():
+    from flowbot.formats import puzzle_from_json, puzzle_to_json
+
+    puzzle = Puzzle.from_shapes("A.AB.B", [(0, 1), (1, 2), (3, 4), (4, 5), (2, 3)], {"A": "red", "B": None})
+    data = json.loads(json.dumps(puzzle_to_json(puzzle)))
+    assert data["kind"] == "shapes" and data["links"] == [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5]]
+    again = puzzle_from_json(data)
+    assert again == puzzle and again.links() == puzzle.links()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"links": [[0, 9]]}, "does not join"),
+        ({"links": [[0, "1"]]}, "whole numbers"),
+        ({"grid": ["A.", "A."], "rows": 2, "cols": 2}, "one row"),
+        ({"warps": [["row", 0]]}, "not for shapes"),
+    ],
+)
+def test_a_wrong_shapes_board_file_is_refused(change, message):
+    from flowbot.formats import puzzle_from_json, puzzle_to_json
+
+    data = puzzle_to_json(Puzzle.from_shapes("A.A", [(0, 1), (1, 2)])) | change
+    with pytest.raises(FormatError, match=message):
+        puzzle_from_json(data)
+
+
+def test_format_e_refuses_a_shapes_board_it_cannot_draw():
+    from flowbot.graph_text import graph_text
+
+    with pytest.raises(FormatError, match="format E draws only lattices"):
+        graph_text(Puzzle.from_shapes("A.A", [(0, 1), (1, 2)]))
