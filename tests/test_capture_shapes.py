@@ -27,6 +27,7 @@ from flowbot.model import Puzzle
 from flowbot.solve.check import check_paths
 from flowbot.solve.sat import solve
 from tests.conftest import SHARED
+from tests.variant_images import draw_hexes, draw_square
 
 VARIANTS = SHARED / "screenshots" / "variants"
 TRUTHS = Path(__file__).resolve().parent / "data" / "shapes"
@@ -293,3 +294,34 @@ def test_format_e_refuses_a_shapes_board_it_cannot_draw():
 
     with pytest.raises(FormatError, match="format E draws only lattices"):
         graph_text(Puzzle.from_shapes("A.A", [(0, 1), (1, 2)]))
+
+
+# --- one result type for every board ---------------------------------------------------------------
+
+
+def _graph_is_whole(graph: ShapeReading, puzzle: Puzzle) -> None:
+    """Every cell of the puzzle once, with a polygon round its middle; the links, the letters."""
+    assert sorted(graph.key(index) for index in range(len(graph.cells))) == sorted(puzzle.cells())
+    for cell in graph.cells:
+        polygon = cell.outline.astype(np.float32).reshape(-1, 1, 2)
+        assert cv2.pointPolygonTest(polygon, cell.centre, False) > 0
+    number = {graph.key(index): index for index in range(len(graph.cells))}
+    links = {tuple(sorted((number[a], number[b]))) for a, b in puzzle.links()}
+    assert graph.neighbours == links
+    rows = puzzle.to_rows()
+    assert graph.letters == "".join(rows[row][col] for row, col in map(graph.key, range(len(graph.cells))))
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        pytest.param(lambda: draw_square(["A...B", ".....", "..C..", ".....", "A.C.B"]), id="square"),
+        pytest.param(lambda: draw_hexes(["#A#B#", "C...D", "....E", ".A.D.", ".CBE."], side=40), id="hexes"),
+        pytest.param(lambda: draw_rings(dots={0: RED, 5: RED, 10: BLUE, 13: BLUE}), id="shapes"),
+    ],
+)
+def test_every_board_reads_as_one_type_a_graph_of_cells_with_outlines(frame):
+    from flowbot.capture.screenshot import graph_of
+
+    reading = read_screenshot(frame())
+    _graph_is_whole(graph_of(reading), reading.puzzle)

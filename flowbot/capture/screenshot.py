@@ -11,6 +11,7 @@ import numpy as np
 from flowbot.capture.image import decode_image
 from flowbot.capture.read import Reading, image_source, read_puzzle
 from flowbot.capture.shapes import ShapeReading, read_shapes
+from flowbot.capture.shapes.graph import hexagon_outline, lattice_graph, square_outline
 from flowbot.capture.variants import VariantReading, read_variant
 from flowbot.capture.variants.reading import LABELS
 from flowbot.capture.variants.shapes import line_directions, looks_square, shapes_kind
@@ -122,6 +123,30 @@ def screenshot_source(data: bytes, path: str, frame: np.ndarray, reading: Screen
         return source
     cells = [[round(x, 1), round(y, 1)] for x, y in reading.shapes.centres]
     return replace(source, details={**source.details, "cells": cells})
+
+
+def graph_of(reading: ScreenshotReading) -> ShapeReading:
+    """Any board read as a graph of cells, each with its pixel outline and middle: a Shapes board as
+    read; a square or hex board from its lattice (its cells' keys the puzzle's (row, col))."""
+    if reading.shapes is not None:
+        return reading.shapes
+    puzzle, size, geometry = reading.puzzle, reading.cell_size, reading.geometry
+
+    def outline(key: Cell) -> np.ndarray:
+        """A cell's polygon: a hexagon, the grid's own square, or a square around its middle."""
+        if puzzle.hex_lower is not None:
+            return hexagon_outline(reading.centres[key], size)
+        if geometry is None:
+            return square_outline(reading.centres[key], size)
+        (left, right), (top, bottom) = geometry.xs[key[1] : key[1] + 2], geometry.ys[key[0] : key[0] + 2]
+        return np.rint([(left, top), (right, top), (right, bottom), (left, bottom)])
+
+    keys = list(puzzle.cells())
+    rows = puzzle.to_rows()
+    letters = {key: rows[key[0]][key[1]] for key in keys}
+    names = tuple(color.name for color in puzzle.colors)
+    links = puzzle.links()
+    return lattice_graph(keys, reading.centres, links, letters, outline, size, names, reading.seen_rgb)
 
 
 def from_classic(reading: Reading) -> ScreenshotReading:
