@@ -325,3 +325,26 @@ def test_every_board_reads_as_one_type_a_graph_of_cells_with_outlines(frame):
 
     reading = read_screenshot(frame())
     _graph_is_whole(graph_of(reading), reading.puzzle)
+
+
+def test_a_bent_cell_has_its_middle_inside_it():
+    from flowbot.capture.shapes.lines import BoardLines
+    from flowbot.capture.shapes.regions import cell_regions
+
+    # A C-shaped cell round a square one, and a bar beside them cut in two.
+    lines = np.zeros((500, 500), dtype=np.uint8)
+    for (x0, y0), (x1, y1) in [((100, 100), (300, 400)), ((150, 200), (300, 300)), ((300, 250), (400, 250))]:
+        cv2.rectangle(lines, (x0, y0), (x1, y1), 1, 2)
+    outline = np.zeros_like(lines)
+    cv2.rectangle(outline, (100, 100), (400, 400), 1, 7)
+    inside = np.zeros_like(lines)
+    cv2.rectangle(inside, (97, 97), (403, 403), 1, -1)
+    regions = cell_regions(
+        BoardLines((lines | outline).astype(bool), outline.astype(bool), inside.astype(bool))
+    )
+    assert regions.count == 4
+    for index, (x, y) in enumerate(regions.centres):
+        assert regions.labels[round(y), round(x)] == index + 1
+    # The C's centroid lies in the square it goes round: its middle is in one of its arms instead.
+    bent = int(np.argmax(regions.areas))
+    assert not (150 <= regions.centres[bent][0] <= 300 and 200 <= regions.centres[bent][1] <= 300)

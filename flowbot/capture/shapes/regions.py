@@ -27,7 +27,8 @@ MIN_CELLS = 4
 @dataclass(frozen=True)
 class Regions:
     """The cells of a board: `labels` (H, W) int32, 0 off any cell, cell k+1 at cell k's pixels
-    (cells in reading order); `boxes` (N, 4) each cell's x, y, width, height; `areas` (N,)."""
+    (cells in reading order); `boxes` (N, 4) each cell's x, y, width, height; `areas` (N,);
+    `centres` (N, 2) each cell's middle x, y, inside it."""
 
     labels: np.ndarray
     boxes: np.ndarray
@@ -65,12 +66,25 @@ def cell_regions(board: BoardLines) -> Regions:
     order = reading_order(centres, ROW_GAP * np.sqrt(median))
     numbering = np.zeros(count, dtype=np.int32)
     numbering[kept[order] + 1] = np.arange(1, kept.size + 1, dtype=np.int32)
-    return Regions(
-        numbering[labels],
-        stats[kept[order] + 1, :4].copy(),
-        areas[kept[order]],
-        centres[order],
-    )
+    labels = numbering[labels]
+    boxes = stats[kept[order] + 1, :4].copy()
+    return Regions(labels, boxes, areas[kept[order]], _inside(labels, boxes, centres[order]))
+
+
+def _inside(labels: np.ndarray, boxes: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """Each cell's middle: its centroid, or where a bent cell (a C, an L) has its centroid outside
+    it, its point farthest from its edges, where a path through it best passes."""
+    middles = centroids.copy()
+    for index, (x, y) in enumerate(centroids):
+        if labels[round(y), round(x)] == index + 1:
+            continue
+        left, top, width, height = (int(value) for value in boxes[index])
+        piece = (labels[top : top + height, left : left + width] == index + 1).view(np.uint8)
+        depth = cv2.distanceTransform(cv2.copyMakeBorder(piece, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                                      cv2.DIST_L2, 5)  # fmt: skip
+        row, col = np.unravel_index(int(np.argmax(depth)), depth.shape)
+        middles[index] = (left + col - 1, top + row - 1)
+    return middles
 
 
 def reading_order(centres: np.ndarray, gap: float) -> np.ndarray:
