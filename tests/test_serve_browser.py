@@ -254,25 +254,6 @@ def test_a_number_match_upload_shows_the_next_pair_on_hint(server, browser, tmp_
     print(f"\nphone-sized screenshot of a Number Match hint: {saved}")
 
 
-def test_a_hex_board_is_drawn_from_its_cells_and_a_tap_reveals_its_flow(server, browser, tmp_path):
-    from selenium.webdriver.common.by import By
-
-    shot = _shared_picture("screenshots/variants", "*FlowShapesSolver__4.jpg")
-    browser.get(server.url + "/")
-    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
-    _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
-    canvas = browser.find_element(By.ID, "overlay")
-    assert "Hexes board" in browser.find_element(By.ID, "message").text
-    before = _canvas_picture(browser)
-    browser.find_element(By.ID, "hint").click()
-    assert canvas.get_attribute("data-shown") == "1" and _canvas_picture(browser) != before
-    _tap_the_longest_flow(browser, server, shot)
-    assert canvas.get_attribute("data-shown") == "2"
-    saved = _artifacts(tmp_path) / "serve-page-phone-hexes.png"
-    assert browser.save_screenshot(str(saved))
-    print(f"phone-sized screenshot of a Hexes board with hints: {saved}")
-
-
 def test_a_shapes_board_is_solved_at_phone_size_and_a_tap_reveals_its_flow(server, browser, tmp_path):
     from selenium.webdriver.common.by import By
 
@@ -295,3 +276,22 @@ def test_a_shapes_board_is_solved_at_phone_size_and_a_tap_reveals_its_flow(serve
     saved = _artifacts(tmp_path) / "serve-page-phone-shapes.png"
     assert browser.save_screenshot(str(saved))
     print(f"phone-sized screenshot of a Shapes board with a flow shown: {saved}")
+
+
+def test_a_hex_board_is_drawn_from_its_cells_and_a_tap_reveals_its_flow(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    shot = _shared_picture("screenshots/variants", "*FlowShapesSolver__4.jpg")
+    browser.get(server.url + "/")
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
+    _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
+    canvas = browser.find_element(By.ID, "overlay")
+    assert "Hexes board" in browser.find_element(By.ID, "message").text
+    before = _canvas_picture(browser)
+    browser.find_element(By.ID, "hint").click()
+    assert canvas.get_attribute("data-shown") == "1" and _canvas_picture(browser) != before
+    _tap_the_longest_flow(browser, server, shot)
+    assert canvas.get_attribute("data-shown") == "2"
+    saved = _artifacts(tmp_path) / "serve-page-phone-hexes.png"
+    assert browser.save_screenshot(str(saved))
+    print(f"phone-sized screenshot of a Hexes board with hints: {saved}")
