@@ -200,7 +200,9 @@ def puzzle_to_json(puzzle: Puzzle, solution_rows: Sequence[str] | None = None) -
         data["kind"] = puzzle.kind
     data["grid"] = puzzle.to_rows()
     data["colors"] = {color.label: color.name for color in puzzle.colors}
-    if puzzle.is_graph:
+    if puzzle.shape_links:  # a Shapes board: cell n is grid[0][n]; its links are all it has
+        data["links"] = [[a[1], b[1]] for a, b in sorted(puzzle.shape_links)]
+    elif puzzle.is_graph:
         if puzzle.hex_lower is not None:
             data["layout"] = _HEX_LAYOUTS[puzzle.hex_lower]
         data["walls"] = [[list(a), list(b)] for a, b in sorted(puzzle.edge_walls)]
@@ -722,8 +724,12 @@ def _json_board(data: Mapping[str, object], grid: list[str], names: dict, source
             if key in data:
                 raise FormatError(f"'{key}' needs 'kind' (schema_version 2)")
         return Puzzle.from_rows(grid, names, source)
+    if kind == "shapes":
+        return _json_shapes(data, grid, names, source)
+    if "links" in data:
+        raise FormatError("'links' are for shapes boards only")
     if kind not in KINDS:
-        raise FormatError(f"'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+        raise FormatError(f"'kind' must be one of {', '.join(KINDS)} or shapes, got {kind!r}")
     layout = data.get("layout", "odd-q" if kind == "hexes" else None)
     lowers = {name: lower for lower, name in _HEX_LAYOUTS.items()}
     if kind == "hexes" and layout not in lowers:
@@ -743,6 +749,25 @@ def _json_board(data: Mapping[str, object], grid: list[str], names: dict, source
         warps=frozenset(warps),
         edge_walls=frozenset(link_key(a, b) for a, b in walls),
     )
+
+
+def _json_shapes(data: Mapping[str, object], grid: list[str], names: dict, source: Source) -> Puzzle:
+    """A Shapes board of a flowbot JSON object: one grid row, a character per cell, and its links
+    ([a, b] cell numbers), nothing else."""
+    for key in ("layout", "walls", "warps"):
+        if data.get(key):
+            raise FormatError(f"'{key}' is not for shapes boards (their links say all)")
+    if len(grid) != 1:
+        raise FormatError(f"a shapes board's 'grid' is one row (a character per cell), not {len(grid)}")
+    links = []
+    for pair in _list(data, "links"):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(type(v) is int for v in pair)):
+            raise FormatError(f"each of 'links' must be [cell, cell] (whole numbers), got {pair!r}")
+        links.append((pair[0], pair[1]))
+    try:
+        return Puzzle.from_shapes(grid[0], links, names, source)
+    except PuzzleError as error:
+        raise FormatError(str(error)) from None
 
 
 def _list(data: Mapping[str, object], key: str) -> list:

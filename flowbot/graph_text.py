@@ -159,6 +159,11 @@ def _hex_parity(links: Sequence[tuple[Cell, Cell, object]]) -> int:
 
 def graph_text(puzzle: Puzzle, name: str = "<graph>") -> str:
     """The puzzle drawn as format E text (with a final newline); FormatError if a label cannot be drawn."""
+    if puzzle.shape_links:
+        raise FormatError(
+            f"{name}: a shapes board's cells join any way their borders lie: format E draws only lattices "
+            "(save flowbot JSON: convert --to json)"
+        )
     for color in puzzle.colors:
         if color.label not in _LABELS:
             raise FormatError(

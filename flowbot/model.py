@@ -64,6 +64,9 @@ class Puzzle:
     `hex_lower` is None on square lattices; on hex boards, the parity (0 or 1) of the columns that
     sit half a cell lower (1: "odd-q"). A board with none of the features is a classic square board and
     keeps the fast paths everywhere (`is_graph` is False).
+
+    `shape_links` are the links of a Flow Free: Shapes board (cells of any shape, read from a picture):
+    its cells are (0, n) for cell n of a one-row board, and these pairs, nothing else, are its links.
     """
 
     rows: int
@@ -76,6 +79,7 @@ class Puzzle:
     hex_lower: int | None = None
     warps: frozenset[tuple[str, int]] = frozenset()
     edge_walls: frozenset[Link] = frozenset()
+    shape_links: frozenset[Link] = frozenset()
     _owner: dict[Cell, int] = field(init=False, repr=False, compare=False, hash=False)
     _links: dict[Cell, tuple[Cell, ...]] | None = field(init=False, repr=False, compare=False, hash=False)
 
@@ -113,8 +117,22 @@ class Puzzle:
                 owner[cell] = index
         object.__setattr__(self, "_owner", owner)
         object.__setattr__(self, "_links", None)
-        if self.bridges or self.hex_lower is not None or self.warps or self.edge_walls:
+        if self.shape_links:
+            object.__setattr__(self, "_links", self._shape_links())
+        elif self.bridges or self.hex_lower is not None or self.warps or self.edge_walls:
             object.__setattr__(self, "_links", self._graph_links(labels))
+
+    def _shape_links(self) -> dict[Cell, tuple[Cell, ...]]:
+        """Check a Shapes board's links and list every cell's linked neighbours."""
+        if self.bridges or self.hex_lower is not None or self.warps or self.edge_walls or self.rows != 1:
+            raise PuzzleError("a Shapes board is one row of cells joined by its own links, nothing else")
+        links: dict[Cell, list[Cell]] = {cell: [] for cell in self.cells()}
+        for a, b in sorted(self.shape_links):
+            if (a, b) != link_key(a, b) or a == b or not (self.on_board(a) and self.on_board(b)):
+                raise PuzzleError(f"link {(a, b)!r} does not join two cells of the board in order")
+            links[a].append(b)
+            links[b].append(a)
+        return {cell: tuple(linked) for cell, linked in links.items()}
 
     def _graph_links(self, labels: list[str]) -> dict[Cell, tuple[Cell, ...]]:
         """Check the sister games' features and work out every cell's linked neighbours."""
@@ -234,6 +252,20 @@ class Puzzle:
             bridges=bridges, hex_lower=hex_lower, warps=warps, edge_walls=frozenset(edge_walls)
         )
 
+    @classmethod
+    def from_shapes(
+        cls,
+        letters: str,
+        links: Iterable[tuple[int, int]],
+        names: Mapping[str, str | None] | None = None,
+        source: Source | None = None,
+    ) -> Puzzle:
+        """A Flow Free: Shapes board: one character per cell ('.' empty, else an endpoint's letter) and
+        the pairs of cell numbers that share a border. Cell n is (0, n)."""
+        puzzle = cls.from_rows([letters], names, source)
+        pairs = frozenset(link_key((0, int(a)), (0, int(b))) for a, b in links)
+        return puzzle.rebuilt(shape_links=pairs)
+
     def to_rows(self) -> list[str]:
         """The board as row strings, the inverse of `from_rows` ('+' marks a bridge)."""
         grid = [[EMPTY] * self.cols for _ in range(self.rows)]
@@ -295,7 +327,9 @@ class Puzzle:
 
     @property
     def kind(self) -> str:
-        """Which game the board belongs to: 'square', 'bridges', 'hexes' or 'warps'."""
+        """Which game the board belongs to: 'square', 'bridges', 'hexes', 'warps' or 'shapes'."""
+        if self.shape_links:
+            return "shapes"
         if self.hex_lower is not None:
             return "hexes"
         if self.bridges:
@@ -328,6 +362,7 @@ class Puzzle:
             "rows": self.rows, "cols": self.cols, "colors": self.colors, "endpoints": self.endpoints,
             "walls": self.walls, "source": self.source, "bridges": self.bridges,
             "hex_lower": self.hex_lower, "warps": self.warps, "edge_walls": self.edge_walls,
+            "shape_links": self.shape_links,
         }  # fmt: skip
         fields.update(changes)
         return Puzzle(**fields)

@@ -110,9 +110,25 @@ def _render(puzzle: Puzzle, rows: list[str], colors: int) -> str:
 # --- sister games: a drawing of cells and links ----------------------------------------------------
 
 
+def _shapes_text(puzzle: Puzzle, solution: Solution | None, colors: int) -> str:
+    """A Shapes board (cells of any shape, no rows to draw): each colour's cells by number (cell n is
+    (0, n)), its path from end to end when solved, else its two endpoints."""
+    lines = []
+    for index, color in enumerate(puzzle.colors):
+        cells = solution.paths[index] if solution is not None else puzzle.endpoints[index]
+        label = color.label
+        if colors != PLAIN:
+            label = f"{background(display_rgb(puzzle, index), colors)}{label}\x1b[0m"
+        joiner = " - " if solution is not None else " ... "
+        lines.append(f"{label}: {joiner.join(str(cell[1]) for cell in cells)}")
+    return "\n".join(lines)
+
+
 def render_graph(puzzle: Puzzle, solution: Solution | None, colors: int) -> str:
     """A board with bridges, warps or walls as format E draws it (links between cells), or a hex board
     as staggered columns; solved, only the links the flows use are drawn, in their colours."""
+    if puzzle.shape_links:
+        return _shapes_text(puzzle, solution, colors)
     canvas = _hex_canvas(puzzle, solution) if puzzle.hex_lower is not None else _link_canvas(puzzle, solution)
     lines = []
     for line in canvas:

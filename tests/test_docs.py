@@ -214,7 +214,8 @@ def assert_keys(name: str, records: list[dict], table: int = 0) -> None:
 
 @pytest.fixture
 def boards(tmp_path) -> dict[str, Path]:
-    """A solvable puzzle, one with no solution, an unreadable file and a screenshot."""
+    """A solvable puzzle, one with no solution, an unreadable file, a screenshot and a Shapes board."""
+    from flowbot.formats import puzzle_json_text
     from flowbot.model import Puzzle
     from tests.images import draw_board, png_bytes
 
@@ -229,11 +230,15 @@ def boards(tmp_path) -> dict[str, Path]:
     files["unsolvable"].write_text("A.B\n...\nB.A\n")
     files["bad"].write_text("A.\n..\n")
     files["shot"].write_bytes(png_bytes(draw_board(good, cell=60)))
+    files["shapes"] = tmp_path / "shapes.json"  # a Shapes board: cells joined by their own links
+    files["shapes"].write_text(
+        puzzle_json_text(Puzzle.from_shapes("A.AB.B", [(0, 1), (1, 2), (3, 4), (4, 5)]))
+    )
     return files
 
 
 def test_solve_json_keys_are_listed(boards, capsys):
-    records = run_json(capsys, "solve", "--json", "--unique", boards["good"], boards["bad"])
+    records = run_json(capsys, "solve", "--json", "--unique", boards["good"], boards["bad"], boards["shapes"])
     assert_keys("solve", records)
 
 

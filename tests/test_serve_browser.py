@@ -266,6 +266,30 @@ def test_a_number_match_upload_shows_the_next_pair_on_hint(server, browser, tmp_
     print(f"\nphone-sized screenshot of a Number Match hint: {saved}")
 
 
+def test_a_shapes_board_is_solved_at_phone_size_and_a_tap_reveals_its_flow(server, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    variants = Path(__file__).resolve().parents[2] / "shared" / "screenshots" / "variants"
+    found = sorted(variants.glob("*FlowShapesSolver__7.jpg"))
+    if not found:
+        pytest.skip("../shared/screenshots/variants is not present")
+    shot = found[0]  # a cube of parallelogram cells: a Flow Free: Shapes board
+    browser.get(server.url + "/")
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
+    _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
+    canvas = browser.find_element(By.ID, "overlay")
+    assert "a Shapes board of 75 cells with 7 flows" in browser.find_element(By.ID, "message").text
+    before = _canvas_picture(browser)
+    browser.find_element(By.ID, "solve").click()
+    assert canvas.get_attribute("data-shown") == "7" and _canvas_picture(browser) != before
+    browser.find_element(By.ID, "hide").click()
+    _tap_the_longest_flow(browser, server, shot)
+    assert canvas.get_attribute("data-shown") == "1"
+    saved = _artifacts(tmp_path) / "serve-page-phone-shapes.png"
+    assert browser.save_screenshot(str(saved))
+    print(f"phone-sized screenshot of a Shapes board with a flow shown: {saved}")
+
+
 def test_a_hex_board_is_drawn_from_its_cells_and_a_tap_reveals_its_flow(server, browser, tmp_path):
     from selenium.webdriver.common.by import By
 

@@ -1,5 +1,5 @@
 """`flowbot serve` over real HTTP with the other boards and games it answers: Flow's sister games
-(Bridges, Hexes, walls) read as their truth files, Shapes boards refused by their kind, and Number
+(Bridges, Hexes, walls) read as their truth files, Shapes boards answered as graphs of cells, and Number
 Match screenshots read as their truth files with hints whose replay by the rules clears the board."""
 
 from __future__ import annotations
@@ -95,11 +95,16 @@ def test_the_sister_games_are_all_answered(server):
 
 @pytest.mark.skipif(not SHAPES, reason="../shared/screenshots/variants is not present")
 @pytest.mark.parametrize("image", SHAPES, ids=lambda path: path.name[:40])
-def test_a_shapes_board_is_refused_naming_its_kind(server, image):
+def test_a_shapes_board_is_answered_as_a_graph_of_its_cells(server, image):
     status, answer = post_image(server, image.read_bytes(), image.name)
-    assert status == 422
-    assert set(answer) == {"error"}
-    assert "Flow Free: Shapes board" in answer["error"] and "cannot read it yet" in answer["error"]
+    assert status == 200, answer
+    assert answer["kind"] == "shapes" and answer["status"] == "solved"
+    graph = answer["graph"]
+    assert len(graph["cells"]) == len(answer["centres"])
+    covered = sorted(cell for hint in answer["hints"] for _, cell in hint["cells"])
+    assert covered == list(range(len(graph["cells"])))  # every cell, once
+    for hint in answer["hints"]:  # each hint's points are its cells' middles on the screenshot
+        assert hint["points"] == [graph["cells"][cell] for _, cell in hint["cells"]]
 
 
 def _replay(answer: dict, truth: list[str]) -> tuple[int, ...]:

@@ -9,6 +9,11 @@ import numpy as np
 
 from flowbot.model import Cell, Geometry, Solution
 
+# typing is for the type checker alone: the Shapes reader is not imported to draw a square board.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from flowbot.capture.shapes import ShapeReading
+
 OUTLINE = (255, 255, 255)
 
 
@@ -76,6 +81,39 @@ def draw_cells_overlay(
             )
         for end in (path[0], path[-1]):
             cv2.circle(picture, _point(*centres[end]), round(0.35 * cell_size), colour, -1, cv2.LINE_AA)
+    return picture
+
+
+def draw_shapes_overlay(
+    frame: np.ndarray,
+    shapes: ShapeReading,
+    seen_rgb: tuple[tuple[int, int, int], ...],
+    solution: Solution | None,
+) -> np.ndarray:
+    """draw_overlay for a board of any cell shape: each cell read outlined and, when solved, every
+    path drawn from a cell's middle through the middle of the border it crosses to the next cell's
+    (so a pipe follows a ring's curve and bends where the cells do). Cell n is the puzzle's (0, n).
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    picture = frame.copy()
+    size = shapes.cell_size
+    outlines = [cell.outline.astype(np.int32) for cell in shapes.cells]
+    cv2.polylines(picture, outlines, True, OUTLINE, max(1, round(size / 40)), cv2.LINE_AA)
+    if solution is None:
+        return picture
+    pipe = max(2, round(size / 3))
+    for index, path in enumerate(solution.paths):
+        colour = _bgr(seen_rgb, index)
+        points = [shapes.cells[path[0][1]].centre]
+        for (_, first), (_, second) in pairwise(path):
+            border = shapes.borders.get((min(first, second), max(first, second)))
+            points.extend([border, shapes.cells[second].centre] if border else [shapes.cells[second].centre])
+        line = np.array([_point(x, y) for x, y in points], dtype=np.int32)
+        cv2.polylines(picture, [line], False, colour, pipe, cv2.LINE_AA)
+        for _, end in (path[0], path[-1]):
+            middle = _point(*shapes.cells[end].centre)
+            cv2.circle(picture, middle, round(0.35 * size), colour, -1, cv2.LINE_AA)
     return picture
 
 

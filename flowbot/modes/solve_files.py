@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from flowbot.errors import FlowbotError, UsageError
 from flowbot.formats import Outputs
 from flowbot.loader import empty_folder_error, puzzle_inputs, read_entries
-from flowbot.model import Puzzle
+from flowbot.model import Puzzle, Solution
 from flowbot.modes.solve_image import check_overlay_path, is_image_file, write_overlay
 from flowbot.progress import Progress
 from flowbot.render import render_puzzle, render_solution
@@ -97,11 +97,28 @@ def outcome_record(outcome: Outcome, unique: bool = False) -> dict:
             for index, path in enumerate(solution.paths)
         }
         record["strict"] = result.strict
+    if puzzle is not None and puzzle.kind == "shapes":
+        record["graph"] = shapes_graph(puzzle, solution)
     if unique and result is not None:
         record["unique"] = result.unique
     if outcome.error is not None:
         record["error"] = outcome.error
     return record
+
+
+def shapes_graph(puzzle: Puzzle, solution: Solution | None) -> dict:
+    """A Shapes board as a graph (its cell n is the puzzle's [0, n]): each cell's middle in the
+    screenshot's pixels (when read from one), the pairs of neighbours, and each colour's path as cell
+    numbers."""
+    details = puzzle.source.details if puzzle.source is not None else {}
+    paths = {}
+    for index, path in enumerate(solution.paths if solution is not None else ()):
+        paths[puzzle.colors[index].label] = [cell[1] for cell in path]
+    return {
+        "cells": details.get("cells"),
+        "neighbours": sorted([a[1], b[1]] for a, b in puzzle.links()),
+        "paths": paths,
+    }
 
 
 def exit_code(outcomes: Sequence[Outcome]) -> int:
@@ -172,6 +189,8 @@ def _text_report(outcome: Outcome, unique: bool, colors: int) -> str:
     name = outcome.source if outcome.index == 0 else f"{outcome.source} #{outcome.index}"
     flows = f"{len(puzzle.colors)} flows"
     size = f"{puzzle.size} {puzzle.kind}" if puzzle.is_graph else puzzle.size
+    if puzzle.kind == "shapes":  # one row of cells joined by their links: the count says it
+        size = f"{puzzle.cell_count} cells shapes"
     timing = f"{result.seconds * 1000:.1f} ms"
     if result.status == "solved" and result.solution is not None:
         notes = [] if result.strict else ["paths touch themselves"]

@@ -18,7 +18,7 @@ def check_overlay_path(out_path: str) -> None:
 def write_overlay(image_path: str, solution: Solution | None, out_path: str, outputs: Outputs) -> None:
     """Read the image again, draw the grid and the solution's pipes over it, and save a PNG atomically."""
     from flowbot.capture.image import decode_image
-    from flowbot.capture.overlay import draw_cells_overlay, draw_overlay, encode_png
+    from flowbot.capture.overlay import draw_cells_overlay, draw_overlay, draw_shapes_overlay, encode_png
     from flowbot.capture.screenshot import read_screenshot
 
     check_overlay_path(out_path)
@@ -26,6 +26,8 @@ def write_overlay(image_path: str, solution: Solution | None, out_path: str, out
     reading = read_screenshot(frame)
     if reading.geometry is not None:
         picture = draw_overlay(frame, reading.geometry, reading.seen_rgb, solution)
+    elif reading.shapes is not None:
+        picture = draw_shapes_overlay(frame, reading.shapes, reading.seen_rgb, solution)
     else:
         picture = draw_cells_overlay(frame, reading.centres, reading.cell_size, reading.seen_rgb, solution)
     outputs.write_bytes(out_path, encode_png(picture))

@@ -177,14 +177,13 @@ def safe_name(name: str | None) -> str:
 
 
 def analyse_flow(frame: np.ndarray, data: bytes, name: str, timeout: float) -> dict:
-    """Read any Flow board on the frame (square, Bridges, Hexes, Warps, walls), solve it, and answer the
-    `solve --json` keys plus the page's.
+    """Read any Flow board on the frame (square, Bridges, Hexes, Warps, walls, Shapes), solve it, and
+    answer the `solve --json` keys plus the page's.
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    from flowbot.capture.overlay import draw_cells_overlay, draw_overlay, encode_png
-    from flowbot.capture.read import image_source
-    from flowbot.capture.screenshot import read_screenshot
+    from flowbot.capture.overlay import draw_cells_overlay, draw_overlay, draw_shapes_overlay, encode_png
+    from flowbot.capture.screenshot import read_screenshot, screenshot_source
     from flowbot.modes.solve_files import Outcome, outcome_record
     from flowbot.solve.sat import solve
 
@@ -192,7 +191,7 @@ def analyse_flow(frame: np.ndarray, data: bytes, name: str, timeout: float) -> d
     reading = read_screenshot(frame)
     height, width = frame.shape[:2]
     geometry = reading.geometry
-    source = image_source(data, name, frame, geometry)
+    source = screenshot_source(data, name, frame, reading)
     grid = source.details.get("grid")
     puzzle = reading.puzzle.with_source(source)
     result = solve(puzzle, timeout=timeout)
@@ -201,6 +200,8 @@ def analyse_flow(frame: np.ndarray, data: bytes, name: str, timeout: float) -> d
     solution = result.solution if result.status == "solved" else None
     if geometry is not None:
         picture = draw_overlay(frame, geometry, reading.seen_rgb, solution)
+    elif reading.shapes is not None:
+        picture = draw_shapes_overlay(frame, reading.shapes, reading.seen_rgb, solution)
     else:
         picture = draw_cells_overlay(frame, reading.centres, reading.cell_size, reading.seen_rgb, solution)
     centres = reading.centres

@@ -61,14 +61,22 @@ def looks_square(share: np.ndarray) -> bool:
 
 
 def unreadable_kind(share: np.ndarray) -> str | None:
-    """What board line directions (`line_directions`) show that flowbot cannot read (for the message),
-    or None if they show none of them."""
+    """What board line directions (`line_directions`) show that the square and hex readers cannot
+    read (for the message), or None if they show none of them."""
+    kind = shapes_kind(share)
+    if kind is not None:
+        return kind
+    if share[4] + share[8] >= HEXES:
+        return "board of hexagons whose cells could not be found"
+    return None
+
+
+def shapes_kind(share: np.ndarray) -> str | None:
+    """Which Flow Free: Shapes board line directions (`line_directions`) show, or None."""
     if share[2] + share[10] >= CUBE:
         return "Flow Free: Shapes board of isometric cube faces (parallelogram cells)"
     if share[3] + share[9] >= RINGS:
         return "Flow Free: Shapes board with curved cells (rings)"
     if share[6] >= MIXED_UPRIGHT and share[4] + share[8] >= MIXED_SLANT:
         return "Flow Free: Shapes board of squares mixed with hexagons"
-    if share[4] + share[8] >= HEXES:
-        return "board of hexagons whose cells could not be found"
     return None

@@ -115,6 +115,8 @@
       const adds = answer.adds_used ? ` (${answer.adds_used} of them "+")` : "";
       return `a Number Match board of ${rows} rows, won in ${total} moves${adds}`;
     }
+    // A Shapes board is one row of cells of any shape, joined by their borders: its count says it.
+    if (answer.kind === "shapes") return `a Shapes board of ${cols} cells with ${total} flows`;
     const kind = KINDS[answer.kind] || "board";
     return `a ${rows}x${cols} ${kind} with ${total} flows`;
   }
