@@ -13,7 +13,7 @@ from types import ModuleType
 from flowbot import __version__
 from flowbot.commands import command, commands
 from flowbot.commands.solve import DEFAULT_SOLVE_TIMEOUT
-from flowbot.errors import DisplayLost, FlowbotError, UsageError
+from flowbot.errors import DisplayLost, FlowbotError, Stopped, StreamError, UsageError
 
 __all__ = ["DEFAULT_SOLVE_TIMEOUT", "Parser", "build_parser", "main", "run"]
 
@@ -119,29 +119,80 @@ def _named_command(argv: Sequence[str]) -> ModuleType | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: the one place errors become messages and exit codes (the `flowbot` program
-    runs it through flowbot.__main__.entry)."""
+    runs it through flowbot.__main__.entry). A closed stdout is refused before anything runs (74),
+    one that fails later ends the run with 74, or 141 when its reader went away; stderr is never
+    needed: the status is the same without it."""
+    from flowbot.streams import Streams
+
+    streams = Streams().take()
     try:
+        with _stop_signals_raise():
+            try:
+                code = _outcome(argv, streams)
+            except KeyboardInterrupt as stop:  # a stop signal while the last one was being reported
+                code = getattr(stop, "exit_code", 130)
+        return streams.finish(code)
+    finally:
+        streams.restore()
+
+
+def _outcome(argv: Sequence[str] | None, streams) -> int:
+    """Run the command line and turn what it raised into a message on stderr and an exit status."""
+    from flowbot.streams import BROKEN_PIPE, say
+
+    try:
+        if streams.stdout_closed:
+            raise StreamError(
+                "stdout is closed: flowbot prints its results there (use >/dev/null to drop them)"
+            )
         return run(argv)
     except FlowbotError as error:
-        print(f"flowbot: {error}", file=sys.stderr)
+        say(f"flowbot: {error}")
         return error.exit_code
-    except KeyboardInterrupt:
-        print("flowbot: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM and SIGHUP as Stopped
+        say(f"flowbot: {stop if isinstance(stop, Stopped) else 'interrupted'}")
+        return getattr(stop, "exit_code", 130)
     except BrokenPipeError:
         lost = _display_gone()
         if lost is not None:  # the pipe that broke was the display's, not our output's
-            print(f"flowbot: {lost}", file=sys.stderr)
+            say(f"flowbot: {lost}")
             return lost.exit_code
         # The reader went away (e.g. `| head`); exit quietly like other Unix tools.
-        sys.stderr.close()
-        return 141
+        streams.pipe_broken = True
+        return BROKEN_PIPE
     except Exception:
         lost = _display_gone()
         if lost is None:
             raise
-        print(f"flowbot: {lost}", file=sys.stderr)
+        say(f"flowbot: {lost}")
         return lost.exit_code
+
+
+@contextlib.contextmanager
+def _stop_signals_raise() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP raise Stopped where the program is, as Ctrl-C raises
+    KeyboardInterrupt, so that every way out cleans up (temp files, child processes, the mouse
+    button) and ends with 143 or 129. A signal set to be ignored (nohup) stays ignored; a command
+    with handlers of its own (the live loops, the game) puts them in while it runs."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum, signal.Signals(signum).name)
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None or signal.getsignal(number) is not signal.SIG_DFL:
+            continue
+        try:
+            previous[number] = signal.signal(number, stop)
+        except ValueError:  # not the main thread: signals are the main thread's
+            break
+    try:
+        yield
+    finally:
+        for number, old in previous.items():
+            signal.signal(number, old)
 
 
 def _display_gone() -> DisplayLost | None:

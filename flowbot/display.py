@@ -34,8 +34,9 @@ class VirtualDisplay:
     Use as a context manager; it sets DISPLAY and XAUTHORITY for this process and its children.
     """
 
-    def __init__(self, width: int = 1280, height: int = 1024, cookie: bool = True) -> None:
+    def __init__(self, width: int = 1280, height: int = 1024, cookie: bool = True, depth: int = 24) -> None:
         self.width, self.height = width, height
+        self.depth = depth  # bits of colour per pixel: 24 as most desktops; 8, 16 and 30 are Xvfb's others
         self.cookie = cookie  # False: no -auth and no XAUTHORITY, like displays that have no Xauthority file
         self.process: subprocess.Popen | None = None
         self.name = ""
@@ -62,7 +63,7 @@ class VirtualDisplay:
             if _lock_held(number) or display_alive(f":{number}", timeout=0.2):
                 continue
             # -noreset: the server stays up when the last client (a test's game) disconnects.
-            command = ["Xvfb", f":{number}", "-screen", "0", f"{self.width}x{self.height}x24",
+            command = ["Xvfb", f":{number}", "-screen", "0", f"{self.width}x{self.height}x{self.depth}",
                        "-noreset", "-nolisten", "tcp"]  # fmt: skip
             if self.cookie:
                 _add_cookie(authority, number)

@@ -68,3 +68,25 @@ class DisplayLost(StopRun):
     stops with a summary of what it did; nothing is held on a display that is gone."""
 
     exit_code = 13
+
+
+class StreamError(FlowbotError):
+    """stdout is closed or cannot be written (`>&-`, a full disk): what the command prints is lost."""
+
+    exit_code = 74  # EX_IOERR
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is, as Ctrl-C raises KeyboardInterrupt: what cleans
+    up after Ctrl-C (a temp file removed, a child process ended) runs for them too; the status is
+    128 + the signal's number."""
+
+    def __init__(self, signum: int, name: str) -> None:
+        super().__init__(f"interrupted by {name}")
+        self.signum = signum
+        self.exit_code = 128 + signum
+
+
+def stop_words(stop: KeyboardInterrupt) -> str:
+    """What a stop by Ctrl-C, SIGTERM or SIGHUP says, in the words a live loop's own stops use."""
+    return str(stop) if isinstance(stop, Stopped) else "interrupted (Ctrl-C)"

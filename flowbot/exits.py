@@ -54,6 +54,11 @@ EXIT_STATUSES: tuple[tuple[tuple[int, ...], str], ...] = (
         "one name, a folder that takes no file); nothing was written",
     ),
     (
+        (74,),
+        "stdout is closed or cannot be written (`>&-`, a full disk): a closed one is refused before the "
+        "command runs; stderr is never needed (the status is the same without it)",
+    ),
+    (
         (129, 130, 131, 143),
         "stopped by SIGHUP, Ctrl-C, SIGQUIT or SIGTERM (the button released, the summary printed)",
     ),

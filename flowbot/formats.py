@@ -341,7 +341,7 @@ class Outputs:
 
     def write_text(self, path: str | os.PathLike[str], text: str) -> None:
         """Write a claimed output as UTF-8 text: see `write_bytes`."""
-        self.write_bytes(path, text.encode("utf-8"))
+        self.write_bytes(path, _utf8(text))
 
 
 def check_output(
@@ -419,7 +419,14 @@ def make_folder(path: str | os.PathLike[str]) -> Path:
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, *, replace: bool = True) -> None:
     """Write UTF-8 text (newlines as LF) atomically: see `atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"), replace=replace)
+    atomic_write_bytes(path, _utf8(text), replace=replace)
+
+
+def _utf8(text: str) -> bytes:
+    """`text` as UTF-8; a file name's bytes that are not UTF-8 (kept by Python as lone surrogates) are
+    written as `\\udcXX`, which is also how JSON writes them, so a JSON file stays valid UTF-8 and
+    reads back to the same name."""
+    return text.encode("utf-8", "backslashreplace")
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bool = True) -> None:
@@ -441,11 +448,12 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bo
     import secrets
 
     temp = folder / f".{target.name[:80]}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+    # One try from the open on: a stop signal (SIGTERM raises, see cli) that comes just after the
+    # open returned must remove the temp file too. Only the open's own failure made no file of ours.
+    opened = False
     try:
         descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
-    except OSError as error:
-        raise OutputFileError(f"{name}: cannot write: {error.strerror or error}") from error
-    try:
+        opened = True
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -457,8 +465,9 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bo
         else:
             _link_new(temp, target, name)
     except BaseException as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+        if opened or not isinstance(error, OSError):
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
         if isinstance(error, OSError):
             raise OutputFileError(f"{name}: cannot write: {error.strerror or error}") from error
         raise

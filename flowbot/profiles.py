@@ -58,11 +58,14 @@ WINDOWS_DEVICES = frozenset(
 
 
 def check_name(name: str, kind: str = "profile") -> str:
-    """A profile (or pack) name is one file name: letters, digits, dot, dash, underscore; never a path,
-    and on every system never one Windows cannot hold (a device name such as CON or NUL, a final
-    dot), so profiles and packs move between machines."""
+    """A profile (or pack) name is one file name: a letter or digit, then letters, digits, dot, dash,
+    underscore (64 at most); never a path, never hidden, and on every system never one Windows cannot
+    hold (a device name such as CON or NUL, a final dot), so profiles and packs move between machines."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name):
-        raise UsageError(f"{kind} name {name!r}: use letters, digits, '.', '-' and '_' only")
+        raise UsageError(
+            f"{kind} name {name!r}: use letters, digits, '.', '-' and '_' only, starting with a letter or "
+            "digit (at most 64 characters)"
+        )
     if name.endswith(".") or name.split(".")[0].upper() in WINDOWS_DEVICES:
         raise UsageError(f"{kind} name {name!r}: Windows cannot use it as a file name; choose another")
     return name

@@ -1,7 +1,7 @@
 """Soak `flowbot serve` under idle, slow and costly clients while real screenshots keep coming.
 
     .venv/bin/python scripts/soak_serve.py [--seconds 300] [--idle 200] [--costly 32]
-        [--header-slow 500] [--workers N] [--json]
+        [--header-slow 500] [--workers N] [--proxy] [--clients N] [--json]
 
 Starts the server from this checkout on 127.0.0.1 (a free port) and, for `--seconds`, keeps up:
 `--idle` uploads that send their head and the start of the image, then one byte every 5 s;
@@ -15,6 +15,13 @@ and a 60 s timeout per answer. It prints correct/total of the real uploads, thei
 answers by status, the server's peak memory (server and workers together), and whether it still
 answers normally after, and whether the targets below were met. Status 1 when a real upload was
 answered wrongly or not at all, or a target was missed.
+
+With `--proxy`, every client goes through Debian's nginx (run from a temporary folder with the
+`location` block of docs/serve.md, the page under /flowbot/) to a server started with
+`--trusted-proxy 127.0.0.1`: each client connects from 127.0.0.1 and is told apart only by the
+`X-Forwarded-For` it sends (198.18.x.y), which nginx passes on with its own hop added. `--clients N`
+spreads the idle uploads over N clients (default: 4 each, under the server's cap of 6; more each
+and the extra ones are refused, 429, and sent again after 5 s).
 """
 
 from __future__ import annotations
@@ -39,6 +46,9 @@ from bench_serve import ROOT, MemorySampler, family, percentile, truth_screensho
 
 from flowbot.serve.app import parse_server_timing
 
+sys.path.insert(0, str(ROOT))  # the nginx harness lives in tests/, shared with tests/test_serve_proxy.py
+from tests.nginx_proxy import PREFIX, RunningProxy, nginx_binary, start_nginx
+
 # Seconds between the bytes of a slow upload and the lines of a slow head.
 TRICKLE = 5.0
 # Attackers per loopback address: under the server's cap per address, as distinct clients would be.
@@ -57,14 +67,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--costly", type=int, default=32, help="senders of costly pictures (default 32)")
     parser.add_argument("--header-slow", type=int, default=500, help="sockets with a slow head (default 500)")
     parser.add_argument("--workers", type=int, help="the server's --workers (default: its own)")
+    parser.add_argument(
+        "--proxy", action="store_true", help="every client through nginx, told apart by X-Forwarded-For"
+    )
+    parser.add_argument(
+        "--clients", type=int, help=f"clients the idle uploads come from (default: {PER_ADDRESS} each)"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     return parser.parse_args(argv)
 
 
-def start_server(workers: int | None, log) -> tuple[subprocess.Popen, str]:
-    """`flowbot serve --port 0` on 127.0.0.1 from this checkout, its log to the file `log`: the process
-    and its base URL."""
+def start_server(workers: int | None, log, trusted: str | None = None) -> tuple[subprocess.Popen, str]:
+    """`flowbot serve --port 0` on 127.0.0.1 from this checkout, its log to the file `log`, trusting the
+    proxy `trusted` when given: the process and its base URL."""
     options = ["--workers", str(workers)] if workers else []
+    options += ["--trusted-proxy", trusted] if trusted else []
     process = subprocess.Popen(
         [sys.executable, "-m", "flowbot", "serve", "--host", "127.0.0.1", "--port", "0", *options],
         cwd=ROOT,
@@ -97,12 +114,14 @@ def multipart(name: str, data: bytes) -> tuple[bytes, str]:
     return head + data + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
-def request_head(length: int, kind: str, close: bool = True) -> bytes:
-    """The head of a POST /api/solve."""
+def request_head(
+    length: int, kind: str, close: bool = True, path: str = "/api/solve", fields: str = ""
+) -> bytes:
+    """The head of a POST to the API at `path`, with extra header lines `fields` ("Name: value\\r\\n")."""
     extra = "Connection: close\r\n" if close else ""
     return (
-        f"POST /api/solve HTTP/1.1\r\nHost: soak\r\nContent-Type: {kind}\r\n"
-        f"Content-Length: {length}\r\n{extra}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: soak\r\nContent-Type: {kind}\r\n"
+        f"Content-Length: {length}\r\n{extra}{fields}\r\n"
     ).encode()
 
 
@@ -121,22 +140,45 @@ async def read_answer_and_head(reader: asyncio.StreamReader) -> tuple[int, dict,
     return int(head.split()[1]), json.loads(body or b"{}"), fields
 
 
-class Soak:
-    """The clients and what they saw."""
+# The forwarded address of the real client behind the proxy (the attackers' are 198.18.BLOCK.N).
+REAL_FORWARDED = "198.18.9.1"
 
-    def __init__(self, host: str, port: int, until: float) -> None:
+
+class Soak:
+    """The clients and what they saw. Through a proxy (`proxied`), the API is under its prefix and the
+    clients are told apart by their X-Forwarded-For; else by the loopback address they send from."""
+
+    def __init__(
+        self, host: str, port: int, until: float, proxied: bool = False, clients: int | None = None
+    ) -> None:
         self.host, self.port, self.until = host, port, until
+        self.proxied, self.clients = proxied, clients
+        self.path = PREFIX + "api/solve" if proxied else "/api/solve"
         self.statuses: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         self.real: list[dict] = []
         self.lag: list[float] = []
 
-    def address(self, block: int, index: int) -> str:
-        """The loopback address attacker `index` of a kind (`block`) sends from."""
-        number = index // PER_ADDRESS
-        return f"127.0.{block}.{2 + number % 250}"
+    def number(self, block: int, index: int) -> int:
+        """Which client attacker `index` of a kind (`block`) is: --clients of them for the idle uploads,
+        else PER_ADDRESS attackers a client."""
+        if block == 1 and self.clients:
+            return index % self.clients
+        return index // PER_ADDRESS
+
+    def address(self, block: int, index: int) -> str | None:
+        """The loopback address attacker `index` of a kind (`block`) sends from (through the proxy every
+        client connects from 127.0.0.1)."""
+        return None if self.proxied else f"127.0.{block}.{2 + self.number(block, index) % 250}"
+
+    def forwarded(self, block: int, index: int) -> str:
+        """The X-Forwarded-For line attacker `index` of a kind sends through the proxy (none direct)."""
+        if not self.proxied:
+            return ""
+        number = self.number(block, index)
+        return f"X-Forwarded-For: 198.18.{block * 10 + number // 250}.{1 + number % 250}\r\n"
 
     async def connect(self, source: str | None = None):
-        """A raw connection to the server, from `source` when given."""
+        """A raw connection to the server (or the proxy), from `source` when given."""
         local = (source, 0) if source else None
         return await asyncio.open_connection(self.host, self.port, local_addr=local)
 
@@ -151,7 +193,8 @@ class Soak:
                 await asyncio.sleep(1)
                 continue
             try:
-                writer.write(request_head(len(body), kind) + body[:200])
+                head = request_head(len(body), kind, path=self.path, fields=self.forwarded(1, index))
+                writer.write(head + body[:200])
                 answered = asyncio.ensure_future(read_answer(reader))
                 sent = 200
                 while not answered.done() and time.monotonic() < self.until:
@@ -162,6 +205,8 @@ class Soak:
                 if answered.done():
                     status, _ = answered.result()
                     self.statuses["idle"][status] += 1
+                    if status == 429:  # over its client's cap: it tries again a little later
+                        await asyncio.sleep(TRICKLE)
                 else:
                     answered.cancel()
             except (OSError, asyncio.IncompleteReadError, ValueError):
@@ -179,7 +224,9 @@ class Soak:
                 await asyncio.sleep(1)
                 continue
             try:
-                writer.write(b"POST /api/solve HTTP/1.1\r\nHost: soak\r\n")
+                writer.write(
+                    f"POST {self.path} HTTP/1.1\r\nHost: soak\r\n{self.forwarded(2, index)}".encode()
+                )
                 while time.monotonic() < self.until and not reader.at_eof():
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(reader.read(1024), TRICKLE)
@@ -200,7 +247,8 @@ class Soak:
         while time.monotonic() < self.until:
             try:
                 reader, writer = await self.connect(self.address(3, index))
-                writer.write(request_head(len(body), kind) + body)
+                head = request_head(len(body), kind, path=self.path, fields=self.forwarded(3, index))
+                writer.write(head + body)
                 status, _ = await asyncio.wait_for(read_answer(reader), 60)
                 self.statuses["costly"][status] += 1
                 writer.close()
@@ -209,7 +257,8 @@ class Soak:
                 await asyncio.sleep(1)
 
     async def steady(self, shots) -> None:
-        """Upload the real screenshots one after another from 127.0.0.1, checking each answer."""
+        """Upload the real screenshots one after another from 127.0.0.1 (through the proxy, as
+        REAL_FORWARDED), checking each answer."""
         index = 0
         while time.monotonic() < self.until:
             self.real.append(await self.one_real(shots[index % len(shots)]))
@@ -222,7 +271,8 @@ class Soak:
         started = time.perf_counter()
         try:
             reader, writer = await self.connect()
-            writer.write(request_head(len(body), kind) + body)
+            forwarded = f"X-Forwarded-For: {REAL_FORWARDED}\r\n" if self.proxied else ""
+            writer.write(request_head(len(body), kind, path=self.path, fields=forwarded) + body)
             status, answer, fields = await asyncio.wait_for(read_answer_and_head(reader), 60)
             writer.close()
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as error:
@@ -257,7 +307,7 @@ class Soak:
 
 async def soak(host: str, port: int, args: argparse.Namespace, shots) -> Soak:
     """Run every client until the time is up."""
-    state = Soak(host, port, time.monotonic() + args.seconds)
+    state = Soak(host, port, time.monotonic() + args.seconds, args.proxy, args.clients)
     picture = costly_picture()
     tasks = [state.idle_upload(index) for index in range(args.idle)]
     tasks += [state.header_slow(index) for index in range(args.header_slow)]
@@ -268,9 +318,9 @@ async def soak(host: str, port: int, args: argparse.Namespace, shots) -> Soak:
     return state
 
 
-async def answers_normally(host: str, port: int, shots) -> bool:
+async def answers_normally(host: str, port: int, shots, proxied: bool = False) -> bool:
     """After the soak: every real screenshot answered correctly, one at a time."""
-    state = Soak(host, port, time.monotonic())
+    state = Soak(host, port, time.monotonic(), proxied)
     results = [await state.one_real(shot) for shot in shots[:5]]
     return all(result["correct"] for result in results)
 
@@ -296,14 +346,26 @@ def main(argv: list[str] | None = None) -> int:
     if not shots:
         print("soak_serve: no screenshots with a truth board in ../shared/screenshots", file=sys.stderr)
         return 2
-    with tempfile.TemporaryFile("w+") as log:
-        return soak_and_report(args, shots, log)
+    if args.proxy and nginx_binary() is None:
+        print("soak_serve: --proxy needs Debian's nginx (scripts/bootstrap installs it)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryFile("w+") as log, tempfile.TemporaryDirectory(prefix="soak-nginx-") as folder:
+        return soak_and_report(args, shots, log, Path(folder))
 
 
-def soak_and_report(args: argparse.Namespace, shots, log) -> int:
-    """Start the server with its log to `log`, soak it, stop it, and print what happened."""
-    process, url = start_server(args.workers, log)
+def soak_and_report(args: argparse.Namespace, shots, log, folder: Path) -> int:
+    """Start the server with its log to `log` (and with --proxy nginx, its files in `folder`), soak it,
+    stop it, and print what happened."""
+    process, url = start_server(args.workers, log, "127.0.0.1" if args.proxy else None)
     host, port = url.removeprefix("http://").rsplit(":", 1)
+    proxy: RunningProxy | None = None
+    if args.proxy:
+        try:
+            proxy = start_nginx(folder, f"{host}:{port}")
+        except RuntimeError:
+            process.kill()
+            raise
+        port = str(proxy.port)
     sampler = MemorySampler(process.pid, every=0.1)
     sampler.start()
     server_pids, client_pids = family(process.pid), [os.getpid()]
@@ -314,10 +376,12 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
             name: [after - before for after, before in zip(cpu_times(pids), cpu_before[name], strict=True)]
             for name, pids in (("server", server_pids), ("client", client_pids))
         }
-        after = asyncio.run(answers_normally(host, int(port), shots))
+        after = asyncio.run(answers_normally(host, int(port), shots, args.proxy))
         sampler.stopping.set()
         sampler.join()
     finally:
+        if proxy is not None:
+            proxy.stop()
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)
     log.seek(0)
@@ -334,6 +398,8 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
 
     summary = {
         "seconds": args.seconds,
+        "proxy": "nginx" if args.proxy else None,
+        "idle_clients": args.clients or -(-args.idle // PER_ADDRESS),
         "cores": os.cpu_count(),
         "load_average": os.getloadavg()[0],
         "real_correct": len(real) - len(wrong),
@@ -371,8 +437,9 @@ def soak_and_report(args: argparse.Namespace, shots, log) -> int:
         print(json.dumps(summary, default=str))
     else:
         print(
-            f"{args.seconds:g} s on {summary['cores']} cores (load {summary['load_average']:.2f}): "
-            "real uploads "
+            f"{args.seconds:g} s on {summary['cores']} cores (load {summary['load_average']:.2f})"
+            f"{' through nginx' if args.proxy else ''}, {args.idle} idle uploads from "
+            f"{summary['idle_clients']} clients: real uploads "
             f"{summary['real_correct']}/{summary['real_total']} correct; latency median "
             f"{summary['latency_median']} s, p95 {summary['latency_p95']} s, max {summary['latency_max']} s; "
             f"the server's own work median {summary['work_median']} s, "

@@ -5,7 +5,8 @@ tests/test_real_games.py).
 Each run: an Xvfb of 1600x1000 of its own, the game's `start` (in a session of its own, so that
 everything it starts is ended with it), `ready`, then `flowbot auto-clear --count N --json` with no
 other flags. The wins are the game's, read from its judge as its SOURCE.md says: the `LEVEL-WON` lines
-of the patched desktop games, the console line of dom111-flow's observer, flowmaster's completion
+of the patched desktop games (numbered within a pack when the game prints no LEVEL-START), the
+console lines of dom111-flow's and next-truong's observers, flowmaster's completion
 toast and modal, saleh-flow's score jump. The web pages' text is read through chromium's DevTools
 port, which the harness opens by putting a `chromium` in front of the real one on the PATH of
 `start` (the page and the game are untouched).
@@ -61,6 +62,9 @@ GAMES = {
                   "liballegro-acodec5-dev", "build-essential", "xdotool")),
         GameSpec("saleh-flow", "score", 7, WEB, debian=("chromium", "xdotool", "imagemagick")),
         GameSpec("dom111-flow", "console", 1, WEB, debian=("chromium", "xdotool", "imagemagick")),
+        GameSpec("tk-kuroi", "stdout", 10, ("xdotool",), debian=("python3-tk", "xdotool")),
+        GameSpec("racket-flow", "stdout", 10, ("racket", "raco", "xdotool"), debian=("racket", "xdotool")),
+        GameSpec("next-truong", "console", 10, WEB, debian=("chromium", "xdotool", "imagemagick")),
     )
 }  # fmt: skip
 
@@ -80,6 +84,8 @@ def missing_requirements(name: str) -> str | None:
     for program in spec.programs:
         if shutil.which(program) is None:
             return f"{name} needs the program {program} (Debian packages: {' '.join(spec.debian)})"
+    if name == "tk-kuroi" and not _has_tkinter():
+        return f"{name} needs tkinter in /usr/bin/python3 (Debian packages: {' '.join(spec.debian)})"
     for module in spec.pkg_config:
         found = subprocess.run(["pkg-config", "--exists", module], check=False).returncode == 0
         if not found:
@@ -90,6 +96,13 @@ def missing_requirements(name: str) -> str | None:
         if spec.judge in ("toast", "score"):
             return "the Python package websocket-client is not installed (it comes with selenium)"
     return None
+
+
+def _has_tkinter() -> bool:
+    """Whether Debian's own python3, the one tk-kuroi's `start` runs, has tkinter (python3-tk)."""
+    python = os.environ.get("FLOW_PYTHON", "/usr/bin/python3")
+    found = subprocess.run([python, "-c", "import tkinter"], capture_output=True, check=False)
+    return found.returncode == 0
 
 
 @dataclass
@@ -262,8 +275,8 @@ def _run(
                 error = (work_dir / "start.err").read_text(errors="replace")[-600:]
                 raise RuntimeError(f"{name}'s start did not print ready: {error.strip()}")
             if spec.judge == "console":
-                judge.add("start", board)
-                _thread(_tail_console, console, judge, stop_judge)
+                judge.add("start", board or 1)
+                _thread(_tail_console, console, judge, stop_judge, board)
             elif devtools_port is not None:
                 _thread(_poll_page, devtools_port, spec.judge, judge, stop_judge)
             time.sleep(1.0)  # the page judge's first look at the level
@@ -332,36 +345,80 @@ def _thread(target, *args) -> None:
     threading.Thread(target=target, args=args, daemon=True).start()
 
 
+@dataclass
+class WinOrder:
+    """Levels of a game that says only its wins (`LEVEL-WON n`, numbered within a pack), played in
+    order: a number lower than the last starts the next pack (tk-kuroi's 6x6 after its 5x5 level 30),
+    and a number past the next one means the levels between were moved on from unwon (a skip)."""
+
+    judge: Judge
+    pack: int = 1
+    last: int = 0
+
+    def won(self, number: str) -> object:
+        """The level a `LEVEL-WON number` is for (its pack named after the first), noted with a start
+        of each level since the last win, this one included: the game says nothing when a level
+        starts, so a start is known only once a later win shows it was reached."""
+        if not number.isdigit():
+            return number
+        level = int(number)
+        if level <= self.last:
+            self.pack, self.last = self.pack + 1, 0
+        started = {what for _, kind, what in self.judge.events if kind == "start"}
+        for reached in range(self.last + 1, level + 1):
+            if self.label(reached) not in started:  # level 1's start may be the harness's own
+                self.judge.add("start", self.label(reached))
+        self.last = level
+        return self.label(level)
+
+    def label(self, level: int) -> object:
+        """A level's name: its number, with its pack's after the first ('2-1')."""
+        return level if self.pack == 1 else f"{self.pack}-{level}"
+
+
 def _read_stdout(game: subprocess.Popen, judge: Judge, ready: threading.Event, lines: list[str]) -> None:
-    """The desktop games' judge lines: LEVEL-START n, LEVEL-WON [n]; and start's own `ready`."""
+    """The desktop games' judge lines: LEVEL-START n, LEVEL-WON [n]; and start's own `ready`. A game
+    that prints no LEVEL-START has its levels in order (WinOrder)."""
     level: object = None
+    order: WinOrder | None = WinOrder(judge)
     for line in game.stdout:
         line = line.strip()
         lines.append(line)
         if line == "ready":
             ready.set()
         elif line.startswith("LEVEL-START"):
-            level = line.split()[-1]
+            level, order = line.split()[-1], None
             judge.add("start", level)
         elif line.startswith("HALFWAY-DONE"):
             judge.add("halfway", level)  # every pair joined, cells left empty: not a win
         elif line.startswith("LEVEL-WON"):
             parts = line.split()
-            judge.add("won", parts[1] if len(parts) > 1 else level)
+            if len(parts) > 1 and order is not None:
+                judge.add("won", order.won(parts[1]))
+            else:
+                judge.add("won", parts[1] if len(parts) > 1 else level)
     ready.set()  # start ended: the caller sees it has exited
 
 
-def _tail_console(path: Path, judge: Judge, stop: threading.Event) -> None:
-    """dom111-flow's observer: a `LEVEL-WON` console message in chromium's log."""
+CONSOLE_WON = re.compile(r'"LEVEL-WON(?: (\w+))?"')
+
+
+def _tail_console(path: Path, judge: Judge, stop: threading.Event, board: str | None = None) -> None:
+    """The web pages' observers: a console message in chromium's log, `LEVEL-WON` for dom111-flow's
+    one board, `LEVEL-WON n` for next-truong's levels, in order (WinOrder)."""
     seen = 0
+    order = WinOrder(judge)
     while not stop.is_set():
         if path.exists():
             lines = path.read_text(errors="replace").splitlines()
             for line in lines[seen:]:
-                if '"LEVEL-WON"' in line:
-                    judge.add("won", "board")
+                won = CONSOLE_WON.search(line)
+                if won and won.group(1) is None:
+                    judge.add("won", board or 1)
+                elif won:
+                    judge.add("won", order.won(won.group(1)))
                 elif '"LEVEL-UNWON"' in line:
-                    judge.add("unwon", "board")
+                    judge.add("unwon", board or 1)
             seen = len(lines)
         stop.wait(0.2)
 

@@ -47,9 +47,11 @@ class RunningServer:
         return self.process.returncode, out, err
 
 
-def start_server(*options: str, timeout: float = 60) -> RunningServer:
-    """Start `python -m flowbot serve --port 0` from this checkout and wait for its address line."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+def start_server(*options: str, timeout: float = 60, env: dict[str, str] | None = None) -> RunningServer:
+    """Start `python -m flowbot serve --port 0` from this checkout and wait for its address line; `env`
+    adds to (or, with None values, removes from) the environment it runs in."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
+    env = {name: value for name, value in env.items() if value is not None}
     process = subprocess.Popen(
         [sys.executable, "-m", "flowbot", "serve", "--port", "0", *options],
         cwd=ROOT,

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.press_recorder import PressRecorder, control_kind, press_label
-from tests.real_games import GAMES, Judge, missing_requirements, run_game
+from tests.real_games import GAMES, Judge, WinOrder, game_names, missing_requirements, run_game
 
 # (game, board, levels asked): short runs, a couple of minutes in all on 2 cores.
 SHORT_RUNS = [
@@ -22,6 +22,9 @@ SHORT_RUNS = [
     pytest.param("saleh-flow", None, 1, id="saleh-flow"),
     pytest.param("flowmaster", None, 1, id="flowmaster"),
     pytest.param("dom111-flow", "3x3", 1, id="dom111-flow-3x3"),
+    pytest.param("tk-kuroi", None, 1, id="tk-kuroi"),
+    pytest.param("racket-flow", None, 1, id="racket-flow"),
+    pytest.param("next-truong", None, 1, id="next-truong"),
 ]
 
 
@@ -37,6 +40,29 @@ def test_judge_counts_a_win_only_on_the_level_it_was_for():
     assert judge.won_at(20.0)
     judge.events += [(21.0, "start", 3), (22.0, "start", 4), (23.0, "won", 4)]
     assert judge.left_unwon() == [3]  # level 3 was moved on from before the game judged it won
+
+
+def test_the_harness_knows_every_game_of_the_shared_folder():
+    """Every game folder with a `start` has its judge and level count here (and so in bench_games)."""
+    from tests.real_games import GAMES_DIR
+
+    if not GAMES_DIR.is_dir():
+        pytest.skip(f"{GAMES_DIR} is not present")
+    folders = {start.parent.name for start in GAMES_DIR.glob("*/start")}
+    assert folders <= set(GAMES), folders - set(GAMES)
+    assert set(game_names()) == folders
+
+
+def test_wins_numbered_within_a_pack_name_each_level_once_and_show_skips():
+    """A game printing only `LEVEL-WON n`: a lower number starts the next pack (its level 1 is not
+    the first pack's), and a jump of two leaves the level between unwon."""
+    judge = Judge(grace=0.3)
+    judge.add("start", 1)
+    order = WinOrder(judge)
+    for number in ("1", "2", "4", "1", "2"):
+        judge.add("won", order.won(number))
+    assert judge.wins() == [1, 2, 4, "2-1", "2-2"]
+    assert judge.left_unwon() == [3]
 
 
 def test_a_press_before_the_drag_that_won_its_level_moved_on_from_nothing():

@@ -54,7 +54,8 @@ def test_the_page_has_a_file_input_and_only_bundled_files(server):
     page = body.decode()
     assert re.search(r'<input[^>]*type="file"', page)
     for name in PAGE_FILES:
-        assert f'"/page/{name}"' in page
+        # Relative to the page, so that it works under a reverse proxy's path (tests/test_serve_proxy.py).
+        assert f'"page/{name}"' in page
         status, asset, headers = request(server, "GET", f"/page/{name}")
         assert status == 200 and asset == load_assets()[name][0]
     # Works offline: no file of the page loads anything from another host.
@@ -217,6 +218,50 @@ def test_a_phone_gets_the_address_and_a_qr_code_of_it(monkeypatch):
     assert "open http://192.168.1.20:8123/" in text
     decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(_qr_modules(text))
     assert decoded == "http://192.168.1.20:8123/"
+
+
+def _ascii_qr_modules(text: str) -> np.ndarray:
+    """The QR code drawn in ASCII as an image: two characters a module, "##" a light one."""
+    lines = [line for line in text.splitlines() if line and set(line) <= {"#", " "}]
+    width = max(len(line) for line in lines) // 2
+    picture = np.zeros((len(lines), width), np.uint8)
+    for row, line in enumerate(lines):
+        for col in range(width):
+            picture[row, col] = 255 if line[2 * col : 2 * col + 2] == "##" else 0
+    return cv2.resize(picture, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
+def test_a_terminal_without_block_characters_gets_the_qr_code_in_ascii(monkeypatch, encoding):
+    monkeypatch.setattr(server_module, "lan_address", lambda: "192.168.1.20")
+    text = address_text("0.0.0.0", 8123, encoding)
+    text.encode(encoding)  # writable there
+    assert "open http://192.168.1.20:8123/" in text and "█" not in text
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(_ascii_qr_modules(text))
+    assert decoded == "http://192.168.1.20:8123/"
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"PYTHONIOENCODING": "latin-1"},
+        # The C locale as Python leaves it when told not to coerce it to UTF-8: an ASCII stdout.
+        {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0", "PYTHONIOENCODING": None},
+        {"LC_ALL": "en_US.ISO-8859-1", "LANG": "en_US.ISO-8859-1", "PYTHONIOENCODING": "iso-8859-1"},
+    ],
+    ids=["latin-1-stdout", "c-locale", "iso-8859-1-locale"],
+)
+def test_serve_for_a_phone_listens_in_a_locale_that_is_not_utf8(monkeypatch, env):
+    running = start_server("--host", "0.0.0.0", "--workers", "1", env=env)
+    try:
+        status, body, _ = request(running, "GET", "/api/health")
+        assert status == 200 and json.loads(body) == {"status": "ok"}
+    finally:
+        status, out, err = running.stop(signal.SIGTERM)
+    assert status == 143 and "Traceback" not in err, err
+    assert "█" not in out
+    if "or scan:" in out:  # a machine with a network address: its QR code, drawn in ASCII
+        assert "  ####" in out
 
 
 def test_the_default_host_is_this_computer_only():

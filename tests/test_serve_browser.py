@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.images import draw_board, png_bytes
+from tests.nginx_proxy import nginx_binary, start_nginx
 from tests.serve_helpers import post_image, start_server
 from tests.test_capture import SCREENSHOTS
 from tests.test_serve_service import BOARD
@@ -36,6 +37,17 @@ def server():
     running = start_server()
     yield running
     running.stop(signal.SIGTERM)
+
+
+@pytest.fixture(scope="module")
+def proxy(server, tmp_path_factory):
+    """Debian's nginx in front of the server with the docs' block: the page under /flowbot/."""
+    if nginx_binary() is None:
+        pytest.skip("Debian's nginx is not installed")
+    host, port = server.host_port
+    running = start_nginx(tmp_path_factory.mktemp("nginx"), f"{host}:{port}")
+    yield running
+    running.stop()
 
 
 @pytest.fixture
@@ -271,3 +283,18 @@ def test_a_hex_board_is_drawn_from_its_cells_and_a_tap_reveals_its_flow(server, 
     saved = _artifacts(tmp_path) / "serve-page-phone-hexes.png"
     assert browser.save_screenshot(str(saved))
     print(f"phone-sized screenshot of a Hexes board with hints: {saved}")
+
+
+def test_the_page_works_under_a_reverse_proxys_path(proxy, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    browser.get(proxy.url)
+    # Its style and script came through the proxy: the style is applied, the script answers the input.
+    assert browser.execute_script("return document.styleSheets[0].cssRules.length") > 0
+    shot = _screenshot_file(tmp_path)
+    browser.find_element(By.CSS_SELECTOR, 'input[type="file"]').send_keys(str(shot))
+    _wait(browser, "return !document.getElementById('result').hidden", "the board never appeared")
+    assert int(browser.find_element(By.ID, "overlay").get_attribute("data-flows")) >= 3
+    # Every file the page asked for was under the proxy's path.
+    asked = browser.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+    assert asked and all(url.startswith(proxy.url) for url in asked if url.startswith("http")), asked

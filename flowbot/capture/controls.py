@@ -115,7 +115,8 @@ WIN_WORDS = frozenset(
         "brilliant",
         "bravo",
         # French, Spanish, German, Portuguese, Italian (without accents, see fold)
-        "gagne", "felicitations", "termine", "reussi", "victoire",
+        "gagne", "felicitations", "termine", "reussi", "victoire", "parfait", "perfecto", "perfekt",
+        "perfetto", "perfeito",
         "ganaste", "ganado", "felicidades", "enhorabuena", "completado", "resuelto",
         "gewonnen", "geschafft", "gluckwunsch", "gelost",
         "vinto", "complimenti", "completato", "risolto",
@@ -132,6 +133,9 @@ MIN_HEIGHT, MAX_HEIGHT = 14, 160
 MIN_ASPECT, MAX_ASPECT = 1.6, 12.0
 # Labels read at most per search: OCR costs ~50 ms a label.
 MAX_LABELS = 16
+# Two words on a line are one phrase when the gap between them is at most this many of their
+# heights (a space is about half a height); farther apart they are bare words of their own.
+PHRASE_GAP = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +284,42 @@ def new_move_on_buttons(
     ]
 
 
+def new_move_on_words(frame: np.ndarray, before: np.ndarray, limit: int = 4) -> list[Control]:
+    """Bare words on `frame` that move on ("Continue", "Next level"; never "Levels" or "Replay") and
+    were not legible at about the same place on `before`: a win screen in the board's place offering
+    the next level with no box around its words, a win signal of its own. Read on the whole frame,
+    then band by band at several sizes (a big title swallows small words, and small words on a big
+    frame are too small to read whole); a word showing all along is not one.
+
+    frame, before : (H, W, 3) uint8 ndarray, BGR, the same part of the screen after and before drawing
+    """
+    if frame.shape != before.shape:
+        return []
+    fresh = _fresh_links(frame, before, ocr.read_words)
+    if not fresh:
+        fresh = _fresh_links(frame, before, ocr.read_words_in_bands)
+    return fresh[:limit]
+
+
+def _fresh_links(frame: np.ndarray, before: np.ndarray, read) -> list[Control]:
+    """The move-on words `read` finds on `frame` that it does not find, with the same letters and
+    about the same place, on `before`; best first."""
+    links = _links_in(read(frame))
+    if not links:
+        return []
+    earlier = _links_in(read(before))
+    slack = max(8, max((link.height for link in links), default=0))
+    fresh = [
+        link
+        for link in links
+        if not any(
+            _letters(old.label) == _letters(link.label) and _same_box(_box(old), _box(link), slack)
+            for old in earlier
+        )
+    ]
+    return sorted(fresh, key=lambda link: -label_score(link.label))
+
+
 def _letters(label: str) -> str:
     """A label's letters and digits, lower case: two reads of one label compare equal."""
     return re.sub(r"[^a-z0-9]", "", label.lower())
@@ -355,9 +395,14 @@ def _links_in(words: list[ocr.Word]) -> list[Control]:
     """The words (or two-word phrases) whose text moves on, as controls."""
     links = []
     for index, word in enumerate(words):
-        # A phrase: this word and the next on the same line ("Next" "Level", "New" "puzzle").
+        # A phrase: this word and the next on the same line, a space apart ("Next" "Level", "New"
+        # "puzzle"); bare words far apart on a line are controls of their own ("Continue   Levels").
         following = words[index + 1] if index + 1 < len(words) else None
-        same_line = following is not None and abs(following.top - word.top) < word.height
+        same_line = (
+            following is not None
+            and abs(following.top - word.top) < word.height
+            and following.left - (word.left + word.width) <= PHRASE_GAP * max(word.height, following.height)
+        )
         phrase = f"{word.text} {following.text}" if same_line and following else word.text
         if label_score(phrase) and label_score(word.text):
             right = following.left + following.width if same_line and following else word.left + word.width

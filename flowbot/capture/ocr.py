@@ -21,13 +21,19 @@ MIN_CONFIDENCE = 40
 # The margin put around a whole frame before reading it (words at its very edge read better).
 FRAME_PAD = 16
 # Reading band by band: grey levels from the ground that count as ink, the rows of plain ground that
-# part two bands, the heights a band of words can have, the rows of ground kept around each, and at
-# most how many bands are read (each costs a tesseract call, about 0.1 s).
+# part two bands, the heights a band of words can have (a small label in lower case has 5 rows of
+# ink), the rows of ground kept around each, and at most how many bands are read (each costs a
+# tesseract call, about 0.1 s).
 INK_CONTRAST = 48
 BAND_GAP = 4
-BAND_HEIGHTS = (8, 240)
+BAND_HEIGHTS = (5, 240)
 BAND_MARGIN = 6
 BAND_LIMIT = 12
+# The heights, in pixels, a band's ink is scaled to for reading, tried in turn until one reads words:
+# tesseract misses words much smaller than the first, and a font it reads badly at one size often
+# reads at another. A band is never shrunk, nor enlarged more than MAX_BAND_SCALE times.
+BAND_TEXT_HEIGHTS = (36, 64)
+MAX_BAND_SCALE = 6.0
 # The words of the pictures read last, by digest (see read_words): the live loop looks at a game's
 # window after every try of a level, and a window that did not change reads as it did.
 READ_KEPT = 16
@@ -115,40 +121,43 @@ def read_lines(patches: list[np.ndarray]) -> list[str]:
     return texts
 
 
-def read_words(frame: np.ndarray) -> list[Word]:
+def read_words(frame: np.ndarray, scale: float | None = None) -> list[Word]:
     """Every word tesseract finds on a frame (sparse text: labels, links, messages), in frame pixels.
     A picture read lately is not read again (a few hundred milliseconds of OCR): the live loop looks
     at a game's still window after each try of a level.
 
     frame : (H, W, 3) uint8 ndarray, BGR
+    scale : how much the frame is enlarged for reading (default: 2 below 600 rows, else 1)
     """
     if not available() or frame.size == 0:
         return []
-    key = _picture_key(frame)
+    key = _picture_key(frame, scale)
     if key in _READ:
         _READ.move_to_end(key)
         return list(_READ[key])
-    words = _tesseract_words(frame)
+    words = _tesseract_words(frame) if scale is None else _tesseract_words(frame, scale)
     _READ[key] = words
     while len(_READ) > READ_KEPT:
         _READ.popitem(last=False)
     return list(words)
 
 
-def _picture_key(frame: np.ndarray) -> bytes:
-    """A digest of a picture's size and pixels: equal for two captures of one still picture."""
+def _picture_key(frame: np.ndarray, scale: float | None = None) -> bytes:
+    """A digest of a picture's size and pixels (and the scale it is read at): equal for two captures
+    of one still picture."""
     digest = hashlib.blake2b(np.ascontiguousarray(frame).data, digest_size=16)
-    digest.update(repr(frame.shape).encode())
+    digest.update(repr((frame.shape, scale)).encode())
     return digest.digest()
 
 
-def _tesseract_words(frame: np.ndarray) -> list[Word]:
+def _tesseract_words(frame: np.ndarray, scale: float | None = None) -> list[Word]:
     """Every word tesseract finds on a frame, in frame pixels (see read_words)."""
     import pytesseract
 
     height = frame.shape[0]
     # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.
-    scale = 2.0 if height < 600 else 1.0
+    if scale is None:
+        scale = 2.0 if height < 600 else 1.0
     image = _prepared(frame, round(height * scale), pad=FRAME_PAD, invert_dark=False)
     try:
         data = pytesseract.image_to_data(image, config="--psm 11", output_type=pytesseract.Output.DICT)
@@ -175,17 +184,34 @@ def _tesseract_words(frame: np.ndarray) -> list[Word]:
 
 def read_words_in_bands(frame: np.ndarray, limit: int = BAND_LIMIT) -> list[Word]:
     """Every word found reading each band of text rows on its own (rows holding ink, between rows of
-    plain ground), top to bottom, at most `limit` bands. Slower than read_words, which it backs up: on
-    a whole frame a big title can swallow the small words under it into one box of its own.
+    plain ground), top to bottom, at most `limit` bands, each at several sizes (band_scales) until one
+    reads words. Slower than read_words, which it backs up: on a whole frame a big title can swallow
+    the small words under it into one box of its own, and small words on a big frame are too small.
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
     words = []
     for top, bottom in text_bands(frame)[:limit]:
         low, high = max(0, top - BAND_MARGIN), min(frame.shape[0], bottom + BAND_MARGIN)
-        for word in read_words(frame[low:high]):
+        for scale in band_scales(bottom - top):
+            band = frame[low:high]
+            found = read_words(band) if scale is None else read_words(band, scale)
+            if found:
+                break
+        for word in found:
             words.append(Word(word.text, word.left, word.top + low, word.width, word.height, word.confidence))
     return words
+
+
+def band_scales(height: int) -> list[float | None]:
+    """The scales a band of `height` rows of ink is read at, in turn: read_words' own first (None),
+    then each of BAND_TEXT_HEIGHTS over its height, at least 1 and at most MAX_BAND_SCALE, each once."""
+    scales: list[float | None] = [None]
+    for target in BAND_TEXT_HEIGHTS:
+        scale = round(min(MAX_BAND_SCALE, max(1.0, target / max(1, height))), 2)
+        if scale not in scales and scale != 2.0:  # 2: read_words' own scale for a band
+            scales.append(scale)
+    return scales
 
 
 def text_bands(frame: np.ndarray) -> list[tuple[int, int]]:

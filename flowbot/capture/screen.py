@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import logging
+import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
 
-from flowbot.capture.space import Monitor, Region, capture_scale, distinct_monitors
+from flowbot.capture.depth import PixelFormat, check_format, colour_table, to_bgr
+from flowbot.capture.desktop import capturable, off_screen
+from flowbot.capture.space import Monitor, Region, capture_scale
 from flowbot.display import (
     DisplayError,
     close_connection,
@@ -21,7 +25,10 @@ from flowbot.display import (
 )
 from flowbot.errors import CaptureError, DisplayLost, StopRun, UsageError
 
-__all__ = ["Frame", "ImageScreen", "MssScreen", "Region", "Screen", "Window", "X11Windows", "region_around"]
+__all__ = [
+    "Frame", "ImageScreen", "MssScreen", "Region", "Screen", "Window", "X11Windows", "XCapture",
+    "region_around",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +89,8 @@ class MssScreen:
         except mss.ScreenShotError as error:
             if display_used() and not display_alive():  # it was there earlier in this run
                 raise DisplayLost(mark_lost("opening the screen for capture")) from None
-            raise DisplayError(f"cannot open the screen for capture: {_first_line(error)}") from None
+            # mss takes only 24- and 32-bit screens; X's own GetImage reads any other (16, 30 bits).
+            connection = XCapture.open(f"cannot open the screen for capture: {_first_line(error)}")
         note_connected()
         return connection
 
@@ -97,11 +105,13 @@ class MssScreen:
             listed.append({**listed[0], "is_primary": True})
         every = listed[0]  # all monitors together: what can be captured at all
         self.desktop = Region(every["left"], every["top"], every["width"], every["height"])
-        boxes = distinct_monitors([Region(m["left"], m["top"], m["width"], m["height"]) for m in listed[1:]])
-        numbers = {Region(m["left"], m["top"], m["width"], m["height"]): n for n, m in enumerate(listed)}
+        boxes = [(n, Region(m["left"], m["top"], m["width"], m["height"])) for n, m in enumerate(listed)][1:]
+        for box in off_screen(self.desktop, boxes):
+            log.info("monitor %s lies (partly) off the screen %s: only its part on it", box, self.desktop)
+        kept = capturable(self.desktop, boxes)
         if monitor is not None and not 0 < monitor < len(listed):
-            raise CaptureError(f"monitor {monitor} does not exist (there are {len(boxes)})")
-        self.monitors = [Monitor(numbers[box], box, self._measure(box)) for box in boxes]
+            raise CaptureError(f"monitor {monitor} does not exist (there are {len(kept)})")
+        self.monitors = [Monitor(number, box, self._measure(box)) for number, box in kept]
         wanted = [m for m in self.monitors if m.index == monitor] if monitor is not None else []
         self.monitor = (wanted or [_primary(self.monitors, listed)])[0]
 
@@ -209,7 +219,7 @@ def _first_line(error: BaseException) -> str:
 
 def _primary(monitors: list[Monitor], listed: list[dict]) -> Monitor:
     """The primary monitor: the one mss marks, else the one at the origin, else the first."""
-    marked = [m for m in monitors if listed[m.index].get("is_primary")]
+    marked = [m for m in monitors if m.index and listed[m.index].get("is_primary")]
     at_origin = [m for m in monitors if (m.box.left, m.box.top) == (0, 0)]
     return (marked or at_origin or monitors)[0]
 
@@ -297,9 +307,132 @@ class X11Windows:
         box = Region(geometry.x, geometry.y, geometry.width + 2 * border, geometry.height + 2 * border)
         return self._to_screen(box) if self._to_screen is not None else box
 
+    def exists(self, window_id: int) -> bool:
+        """True while the display still has the window, shown or not (False once it is destroyed)."""
+        with display_call("looking at the game's window"):
+            window = self._display.create_resource_object("window", window_id)
+            try:
+                window.get_attributes()
+            except self._errors:
+                if not display_alive():  # not the window gone: the display
+                    raise DisplayLost(mark_lost("looking at the game's window")) from None
+                return False
+        return True
+
     def close(self) -> None:
         """Close the connection."""
         close_connection(self._display.close)
+
+
+class XCapture:
+    """Captures through the X server's GetImage (over the XCB binding mss ships), for screens mss's own
+    capture refuses (16-bit, 30-bit or indexed colour): any depth comes out as 8-bit BGR. It shows
+    the same face as mss (`monitors`, `grab`, `close`)."""
+
+    def __init__(self) -> None:
+        from mss.linux import xcb
+
+        self._xcb = xcb
+        self._conn, number = xcb.connect(os.environ.get("DISPLAY"))
+        try:
+            setup = xcb.get_setup(self._conn)
+            screen = xcb.setup_roots(setup)[number]
+            self._root, self._depth = screen.root, screen.root_depth
+            self._form, indexed = _pixel_format(xcb, setup, screen)
+            check_format(self._form, self._depth)
+            self._colours = _ColourTable(indexed) if indexed else None
+            self.monitors = self._list_monitors()
+        except BaseException:
+            xcb.disconnect(self._conn)
+            raise
+        log.info("capturing through X's GetImage: a %d-bit screen, %s", self._depth, self._form)
+
+    @classmethod
+    def open(cls, refused: str) -> XCapture:
+        """A capture of the display through X itself; the DisplayError `refused` (mss's reason) when X
+        cannot be reached either, and one naming the format when X gives one flowbot cannot decode."""
+        if sys.platform in ("win32", "darwin"):  # no X there: mss's reason stands
+            raise DisplayError(refused)
+        try:
+            return cls()
+        except DisplayError:
+            raise  # X answered, with a screen flowbot cannot decode: that is the reason to give
+        except Exception as error:  # no X (or no XCB) to ask: mss's XCB binding raises several kinds
+            log.info("no capture through X either: %s", error)
+            raise DisplayError(refused) from None
+
+    def _list_monitors(self) -> list[dict]:
+        """mss's monitor list: the root window, then each RandR monitor (RandR 1.5; else the root alone)."""
+        xcb = self._xcb
+        root = xcb.get_geometry(self._conn, self._root)
+        monitors = [{"left": 0, "top": 0, "width": root.width, "height": root.height}]
+        if not xcb.get_extension_data(self._conn, xcb.LIB.randr_id).present:
+            return monitors
+        version = xcb.randr_query_version(self._conn, xcb.RANDR_MAJOR_VERSION, xcb.RANDR_MINOR_VERSION)
+        if (version.major_version, version.minor_version) < (1, 5):
+            return monitors
+        listed = xcb.randr_get_monitors_monitors(xcb.randr_get_monitors(self._conn, self._root, 1))
+        return monitors + [
+            {"left": m.x, "top": m.y, "width": m.width, "height": m.height, "is_primary": bool(m.primary)}
+            for m in listed
+        ]
+
+    def grab(self, box: dict) -> np.ndarray:
+        """BGR pixels of `box` (root window coordinates); mss's error for one X refuses (off the root)."""
+        xcb = self._xcb
+        reply = xcb.get_image(
+            self._conn, xcb.ImageFormat.ZPixmap, self._root,
+            box["left"], box["top"], box["width"], box["height"], 0xFFFFFFFF,
+        )  # fmt: skip
+        # An indexed screen's colours may be changed by any client: its table is read for each capture.
+        form = self._form if self._colours is None else replace(self._form, table=self._colours.read())
+        return to_bgr(xcb.get_image_data(reply), box["width"], box["height"], form)
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self._colours is not None:
+            self._colours.close()
+        self._xcb.disconnect(self._conn)
+
+
+def _pixel_format(xcb, setup, screen) -> tuple[PixelFormat, int]:
+    """How the X screen stores its pixels, from the facts the server gave at connection, and how many
+    entries its colour table has when its values index one (0 for red, green and blue masks)."""
+    depth = screen.root_depth
+    stored = next((f for f in xcb.setup_pixmap_formats(setup) if f.depth == depth), None)
+    visuals = [v for d in xcb.screen_allowed_depths(screen) if d.depth == depth for v in xcb.depth_visuals(d)]
+    visual = next((v for v in visuals if v.visual_id == screen.root_visual), None)
+    if stored is None or visual is None:
+        raise DisplayError(f"the display does not say how it stores {depth}-bit pixels: cannot capture it")
+    big_endian = setup.image_byte_order == 1  # X's MSBFirst
+    form = PixelFormat(stored.bits_per_pixel, stored.scanline_pad, big_endian)
+    if visual.class_ in (4, 5):  # TrueColor, DirectColor: channels by mask
+        return replace(form, masks=(visual.red_mask, visual.green_mask, visual.blue_mask)), 0
+    # StaticGray, GrayScale, StaticColor, PseudoColor: each value is an index into the colormap.
+    return replace(form, masks=(0, 0, 0), table=np.zeros((1, 3), np.uint8)), visual.colormap_entries
+
+
+class _ColourTable:
+    """The default colormap of an indexed screen, read through python-xlib (XCB's binding in mss has
+    no QueryColors)."""
+
+    def __init__(self, entries: int) -> None:
+        from flowbot.display import quiet_x_client
+
+        with quiet_x_client():
+            from Xlib import display
+
+            self._display = display.Display()
+        self._colormap, self._entries = self._display.screen().default_colormap, entries
+
+    def read(self) -> np.ndarray:
+        """The colours now, as (entries, 3) BGR bytes."""
+        colours = self._colormap.query_colors(list(range(self._entries)))
+        return colour_table([(c.red, c.green, c.blue) for c in colours])
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._display.close()
 
 
 class ImageScreen:

@@ -42,7 +42,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Clear levels on screen until the count is reached or no next level comes."""
+    """Clear levels on screen until the count is reached or no next level comes; with --json, a stop
+    (Ctrl-C, SIGTERM, SIGHUP) that comes before the bot's loop took over still gives the JSON line."""
+    try:
+        return _run(args)
+    except KeyboardInterrupt as stop:  # the loop turns a stop into its summary; this one came before
+        if args.json:
+            import json
+
+            from flowbot.errors import stop_words
+
+            line = {"levels": 0, "asked": args.count, "cleared": 0, "stopped": stop_words(stop)}
+            sys.stdout.write(json.dumps(line) + "\n")
+        raise
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Clear levels (Flow, a sister game, or Number Match boards) on screen."""
     if args.numbermatch:
         return _numbermatch(args)
     if args.rules:

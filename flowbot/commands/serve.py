@@ -14,6 +14,7 @@ DESCRIPTION = (
     "reveals the solution a step at a time (one flow, or Number Match's next pair). Listens on this "
     "computer only unless --host says "
     "otherwise; --host 0.0.0.0 prints the address (and a QR code) for a phone on the same network. "
+    "Behind a reverse proxy, --trusted-proxy names it, so that each client behind it is told apart. "
     "Ctrl-C or SIGTERM stops it."
 )
 # Kept here rather than imported from the server so that `flowbot --help` loads no web framework.
@@ -44,10 +45,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="worker processes, screenshots analysed at once (default: the CPU count, at most 4)",
     )
+    parser.add_argument(
+        "--trusted-proxy",
+        type=_trusted_networks,
+        default=(),
+        metavar="ADDR[,ADDR]",
+        help=(
+            "reverse proxies (addresses or networks such as 10.0.0.0/8) whose X-Forwarded-For or "
+            "Forwarded header names the client; from any other peer those headers are ignored"
+        ),
+    )
+
+
+def _trusted_networks(text: str) -> tuple:
+    """The networks of --trusted-proxy, or argparse's error naming the entry that is not one."""
+    from flowbot.serve.clients import parse_trusted
+
+    try:
+        return parse_trusted(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C or SIGTERM."""
     from flowbot.serve.server import serve
 
-    return serve(args.host, args.port, workers=args.workers)
+    return serve(args.host, args.port, workers=args.workers, trusted=args.trusted_proxy)

@@ -7,7 +7,8 @@
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
 Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
-popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign (see flowbot.game.faults).
+popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign, win-screen, no-cut
+(see flowbot.game.faults).
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 With FLOWBOT_GAME_PRESS_LOG naming a file, the game notes its window and each press it takes there
@@ -430,7 +431,12 @@ def levels_for(args: argparse.Namespace) -> list[Puzzle]:
 
 def _trial_faults(faults: FaultSpec) -> None:
     """Refuse the faults a time trial cannot play: it already puts the next level in place at a win."""
-    for name, on in (("next-in-place", faults.next_in_place), ("no-sign", faults.no_sign)):
+    refused = (
+        ("next-in-place", faults.next_in_place),
+        ("no-sign", faults.no_sign),
+        ("win-screen", faults.win_screen),
+    )
+    for name, on in refused:
         if on:
             raise UsageError(
                 f"--fault {name}: a time trial puts the next level in place at once after a win;"

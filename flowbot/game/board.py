@@ -25,6 +25,10 @@ class GameBoard:
         # Flows whose last stroke's release the game missed: the screen shows the pipe, but the game
         # counts it as not drawn (not connected, no cells covered) until a stroke of it is released.
         self.unsettled: set[int] = set()
+        # False: a stroke stops at another flow's pipe instead of cutting it (the no-cut fault), and
+        # the rest of that stroke draws nothing.
+        self.cuts = True
+        self._blocked = False
 
     # --- strokes -----------------------------------------------------------------------------------
 
@@ -35,6 +39,7 @@ class GameBoard:
         """
         if self.drawing is not None:
             self.release()
+        self._blocked = False
         if cell is None or not self.puzzle.on_board(cell):
             return False
         color = self.puzzle.endpoint_color(cell)
@@ -54,7 +59,7 @@ class GameBoard:
 
     def drag(self, cell: Cell | None) -> None:
         """The pointer entered a cell while the button is held: extend, backtrack or cut as the rules say."""
-        if self.drawing is None or cell is None or not self.puzzle.on_board(cell):
+        if self.drawing is None or cell is None or not self.puzzle.on_board(cell) or self._blocked:
             return
         head = self.pipes[self.drawing][-1]
         straight = cell[0] == head[0] or cell[1] == head[1]
@@ -134,6 +139,9 @@ class GameBoard:
             return False  # another colour's dot is a wall
         for other, other_pipe in enumerate(self.pipes):
             crossed = None if other == self.drawing else _slot_index(self.puzzle, other_pipe, slot)
+            if crossed is not None and not self.cuts:
+                self._blocked = True  # stopped at the other pipe, for the rest of the stroke
+                return False
             if crossed is not None:
                 # Cut the other pipe where it is crossed; it keeps the part from its own dot.
                 del other_pipe[crossed:]

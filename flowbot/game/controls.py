@@ -5,6 +5,7 @@ from __future__ import annotations
 from flowbot.game.faults import Faults
 from flowbot.game.layout import Dialog, Layout
 from flowbot.game.session import Session
+from flowbot.game.winscreen import level_list, win_screen
 
 # Keys for people at a keyboard; the bot uses only the pointer.
 KEY_ACTIONS = {
@@ -25,6 +26,16 @@ class Controls:
         self.session = session
         self.dialog = dialog  # False: no dialog ever shows, so nothing covers a completed board
         self.faults = faults or Faults()
+        self.listing = False  # the win-screen fault's level list shows in place of everything
+
+    def screen(self) -> str | None:
+        """What takes the whole window in place of the board: 'levels' (the level list), 'win' (the
+        win-screen fault's win), or None."""
+        if self.listing:
+            return "levels"
+        board = self.session.board
+        won = board.complete and board.drawing is None and not self.session.closed
+        return "win" if won and self.faults.spec.win_screen else None
 
     def shown_dialog(self) -> Dialog | None:
         """The dialog over the board now, as the faults let it show (None: nothing covers the board)."""
@@ -39,6 +50,9 @@ class Controls:
         self.faults.new_stroke()
         if session.closed:
             return "nothing"
+        screen = self.screen()
+        if screen is not None:  # it covers the whole window: nothing else is there to press
+            return self._screen_press(screen, x, y, layout)
         arrow = layout.arrow_at(x, y)
         if arrow is not None:  # the skip arrows work at any time, over a dialog or not
             session.skip(forward=arrow == "next")
@@ -60,9 +74,30 @@ class Controls:
             cell = layout.geometry.cell_at(x, y)
             if cell is not None:
                 session.touch()
-            session.board.press(cell)
+            board.cuts = self.faults.cuts
+            board.press(cell)
             return "board" if cell is not None else "nothing"
         return "nothing"
+
+    def _screen_press(self, screen: str, x: float, y: float, layout: Layout) -> str:
+        """A press on the win screen ('win continue' moves on, 'win levels' leaves the won level for
+        the list) or on the level list ('level N' opens level N); 'nothing' between the words."""
+        session = self.session
+        if screen == "win":
+            action = win_screen(layout.width, layout.height).action_at(x, y)
+            if action == "continue":
+                session.next()
+            elif action == "levels":
+                session.leave()
+                self.listing = True
+            return "nothing" if action is None else f"win {action}"
+        boxes = level_list(layout.width, layout.height, len(session.levels))
+        chosen = next((index for index, box in enumerate(boxes) if box.contains(x, y)), None)
+        if chosen is None:
+            return "nothing"
+        self.listing = False
+        session.open(chosen)
+        return f"level {chosen + 1}"
 
     def pointer_move(self, x: float, y: float, layout: Layout, *, held: bool = True) -> None:
         """The pointer moved to a pixel; with the button held it draws, without it any stroke ends."""

@@ -21,9 +21,15 @@ stays the judge: a level counts as solved only by the game's rules.
 - `no-sign`      a win shows nothing but its joins: no dialog, no banner, and the game never moves on
                  by itself. The won level is recorded at once; the board stays and takes strokes, and
                  the bottom bar's "next" (or a key, or a skip arrow) leaves it.
+- `win-screen`   a win replaces the whole window, board and all, by a big "Winner!" and bare words
+                 with no box around them: "Continue" moves on, "Levels" opens a list of the levels
+                 (its numbers open a level); see flowbot.game.winscreen.
+- `no-cut`       a stroke never cuts another flow's pipe: a drag that reaches a cell of another pipe
+                 stops there (the rest of the drag draws nothing), so pipes of an earlier try stay in
+                 the way until their own dot is tapped (which clears that flow).
 
-The four faults that change what a win shows (popup-window, dialog-closes, next-in-place, no-sign)
-go one at a time.
+The five faults that change what a win shows (popup-window, dialog-closes, next-in-place, no-sign,
+win-screen) go one at a time.
 """
 
 from __future__ import annotations
@@ -46,10 +52,12 @@ FAULTS = (
     "lost-release",
     "next-in-place",
     "no-sign",
+    "win-screen",
+    "no-cut",
 )
 _WITH_CHANCE = ("lossy", "last-step", "lost-release")
 # Each changes what the game does on a win, so two of them would contradict each other.
-_WIN_FAULTS = ("popup-window", "dialog-closes", "next-in-place", "no-sign")
+_WIN_FAULTS = ("popup-window", "dialog-closes", "next-in-place", "no-sign", "win-screen")
 DIALOG_LIFETIME = 0.5  # seconds the dialog-closes fault's win dialog shows
 
 __all__ = ["DIALOG_LIFETIME", "FAULTS", "Fault", "FaultSpec", "Faults", "parse_fault"]
@@ -95,6 +103,8 @@ class FaultSpec:
     lost_release: float = 0.0  # chance a stroke's release is missed
     next_in_place: bool = False
     no_sign: bool = False
+    win_screen: bool = False
+    no_cut: bool = False
     seed: int = 0
 
     @classmethod
@@ -117,13 +127,18 @@ class FaultSpec:
             lost_release=chances.get("lost-release", 0.0),
             next_in_place="next-in-place" in names,
             no_sign="no-sign" in names,
+            win_screen="win-screen" in names,
+            no_cut="no-cut" in names,
             seed=0 if seed is None else seed,
         )
 
     @property
     def active(self) -> bool:
         """True when at least one fault is on."""
-        switches = (self.popup_window, self.skip_arrows, self.dialog_closes, self.next_in_place, self.no_sign)
+        switches = (
+            self.popup_window, self.skip_arrows, self.dialog_closes, self.next_in_place, self.no_sign,
+            self.win_screen, self.no_cut,
+        )  # fmt: skip
         return self.lossy > 0 or self.last_step > 0 or self.lost_release > 0 or any(switches)
 
 
@@ -165,8 +180,14 @@ class Faults:
 
     @property
     def moves_on_by_itself(self) -> bool:
-        """False when the game never leaves a won level by itself (no-sign), even without a dialog."""
-        return not self.spec.no_sign
+        """False when the game never leaves a won level by itself (no-sign; win-screen waits for a
+        press of its words), even without a dialog."""
+        return not (self.spec.no_sign or self.spec.win_screen)
+
+    @property
+    def cuts(self) -> bool:
+        """False when a stroke stops at another flow's pipe instead of cutting it (no-cut)."""
+        return not self.spec.no_cut
 
     def at_win(self) -> str | None:
         """What the game does the moment a stroke wins: 'next' (next-in-place), 'record' (no-sign: the
@@ -178,8 +199,8 @@ class Faults:
     def dialog(self, board: object, dialog: Dialog | None) -> Dialog | None:
         """The dialog the game shows over the board now: none with popup-window (it has its own
         window), next-in-place or no-sign, and with dialog-closes none once it has shown for
-        DIALOG_LIFETIME seconds."""
-        if dialog is None or self.spec.popup_window or not self.shows_win:
+        DIALOG_LIFETIME seconds; none with win-screen (its screen takes the whole window)."""
+        if dialog is None or self.spec.popup_window or self.spec.win_screen or not self.shows_win:
             return None
         if not self.spec.dialog_closes or dialog.button is None:
             return dialog

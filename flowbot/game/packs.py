@@ -70,7 +70,12 @@ def _folder_levels(folder: str) -> list[Puzzle]:
     path = Path(folder)
     if not path.exists():
         raise InputFileError(f"{folder}: no such folder")
-    files = [path] if path.is_file() else sorted(_files(path), key=lambda item: item.name)
+    if not path.is_file() and not path.is_dir():  # a device, a FIFO, a socket: nothing to list or parse
+        raise InputFileError(f"{folder}: not a folder or a regular file")
+    try:
+        files = [path] if path.is_file() else sorted(_files(path), key=lambda item: item.name)
+    except OSError as error:
+        raise InputFileError(f"{folder}: cannot list the folder: {error.strerror or error}") from None
     levels: list[Puzzle] = []
     for file in files:
         levels.extend(_puzzles(read_entries(str(file))))

@@ -19,8 +19,9 @@ from flowbot.game.session import ResultsFile
 ENV = "FLOWBOT_GAME_PRESS_LOG"
 # What a press hit that leaves the level shown for another one (or the same one again).
 LEVEL_CHANGES = frozenset(
-    {"arrow next", "arrow previous", "button next", "button previous", "dialog", "popup"}
-)
+    {"arrow next", "arrow previous", "button next", "button previous", "dialog", "popup", "win continue",
+     "win levels"}
+)  # fmt: skip
 
 __all__ = ["ENV", "LEVEL_CHANGES", "PressLog"]
 

@@ -477,6 +477,30 @@ class Renderer:
         words = self._font(layout.px(HUD_FONT)).render("Level complete", True, self.theme.text_rgb)
         surface.blit(words, words.get_rect(center=placed.title.center))
 
+    def draw_screen(self, surface: pygame.Surface, screen: str, levels: int) -> None:
+        """A screen in place of everything (the win-screen fault's): 'win', a big title and bare words
+        with no box around them, or 'levels', the list of the `levels` level numbers under a heading."""
+        from flowbot.game import winscreen as ws
+
+        width, height = surface.get_size()
+        scale = ws.screen_scale(width, height)
+        surface.fill(self.theme.page_rgb)
+        if screen == "win":
+            placed = ws.win_screen(width, height)
+            self._word(surface, ws.TITLE, ws.TITLE_FONT * scale, placed.title.center, self.theme.heading_rgb)
+            for _, text, box in placed.words:
+                self._word(surface, text, ws.WORD_FONT * scale, box.center, self.theme.text_rgb)
+            return
+        heading = (width / 2, ws.LIST_HEADING_Y * height)
+        self._word(surface, ws.LEVELS, ws.WORD_FONT * scale, heading, self.theme.heading_rgb)
+        for index, box in enumerate(ws.level_list(width, height, levels)):
+            self._word(surface, str(index + 1), ws.LIST_FONT * scale, box.center, self.theme.text_rgb)
+
+    def _word(self, surface: pygame.Surface, text: str, size: float, centre: Point, rgb: RGB) -> None:
+        """Bare text of `size` pixels centred on a point."""
+        image = self._font(max(6, round(size))).render(text, True, rgb)
+        surface.blit(image, image.get_rect(center=(round(centre[0]), round(centre[1]))))
+
     def _font(self, size: int) -> pygame.font.Font:
         """pygame's default font at a pixel size, loaded once."""
         if size not in self._fonts:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -67,14 +68,31 @@ class ResultsFile:
         """Append one line and flush it, so a reader sees it even if the game is killed next."""
         if self._handle is None:
             return
-        self._handle.write(result.to_json() + "\n")
-        self._handle.flush()
+        try:
+            self._handle.write(result.to_json() + "\n")
+            self._handle.flush()
+        except OSError as error:  # a full disk, /dev/full: the game stops, naming the file
+            self._drop()
+            raise self._cannot(error) from None
 
     def close(self) -> None:
         """Close the file; later writes are dropped."""
         if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+            handle, self._handle = self._handle, None
+            try:
+                handle.close()
+            except OSError as error:
+                raise self._cannot(error) from None
+
+    def _cannot(self, error: OSError) -> OutputFileError:
+        """The error that names the results file and why it could not be written."""
+        return OutputFileError(f"{self.path}: cannot write results: {error.strerror or error}")
+
+    def _drop(self) -> None:
+        """Close the file after a failed write, dropping what it could not take."""
+        handle, self._handle = self._handle, None
+        with contextlib.suppress(OSError):
+            handle.close()  # its flush fails again; the descriptor is closed all the same
 
 
 class Session:
@@ -148,6 +166,11 @@ class Session:
         else:
             self.previous()
         self._left_by = None  # nothing left (the first level has none before it)
+
+    def open(self, index: int) -> None:
+        """Leave the level for the one at `index` (from 0), as a level list does."""
+        self.leave()
+        self._show(index % len(self.levels))
 
     def restart(self) -> None:
         """Clear the board of the shown level."""

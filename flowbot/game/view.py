@@ -66,6 +66,11 @@ class GameView:
         """Draw the session's state on the surface; the layout returned maps the next input."""
         session = self.session
         self.size = surface.get_size()
+        screen = None if session.closed else self.controls.screen()
+        if screen is not None:  # the whole window, unshifted: the board's map stays for the pointer
+            self.layout = self.renderer.layout(surface, session.board)
+            self.renderer.draw_screen(surface, screen, len(session.levels))
+            return self.layout
         # An ended game's screen (a time trial's) shows in every variant; else what the faults let show.
         dialog = session.dialog() if session.closed else self.controls.shown_dialog()
         # A win banner shows only if the faults let a win show anything.
@@ -90,7 +95,9 @@ class GameView:
         return (left + right) / 2 + dx, (top + bottom) / 2 + dy
 
     def local(self, x: float, y: float) -> tuple[float, float]:
-        """A window pixel in the drawn frame's own pixels."""
+        """A window pixel in the drawn frame's own pixels (a screen in place of everything is not shifted)."""
+        if not self.session.closed and self.controls.screen() is not None:
+            return x, y
         dx, dy = self.offset()
         return x - dx, y - dy
 

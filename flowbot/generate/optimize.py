@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
 from flowbot.errors import SolveError
 from flowbot.generate.levels import Level, _level, to_puzzle
 from flowbot.generate.lines import grow, reshape
 from flowbot.model import Cell
+from flowbot.orphans import worker_pool
 from flowbot.rate.score import WEIGHTS, Rating, rate
 
 POOL_SIZE = 10
@@ -155,9 +154,7 @@ def hardest(
     workers = max(1, workers or os.cpu_count() or 1)
     rng = random.Random(f"flowbot-hardest:{seed}:{index}:{rows}x{cols}:{colors}")
     started = time.perf_counter()
-    executor = (
-        ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts) if workers > 1 else None
-    )
+    executor = worker_pool(workers) if workers > 1 else None
     judge = _Judge(executor.map if executor is not None else map, rows, cols)
     pool: list[Candidate] = []
     done = 0
@@ -207,11 +204,6 @@ def hardest(
     seconds = time.perf_counter() - started
     difficulties = tuple(sorted((c.difficulty for c in pool), reverse=True))
     return Outcome(level, done, seconds, workers, difficulties, judge.rated)
-
-
-def _leave_interrupts() -> None:
-    """In a worker: Ctrl-C is the main process's to handle (it stops the run); the workers just end."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _mutate(parent: Paths, rows: int, cols: int, colors: int, rng: random.Random, changes: int) -> list:

@@ -827,5 +827,5 @@ def _nothing_came(presses: _Presses) -> str:
     return (
         "no new level came, and no control to move on was found (looked for Flow-style "
         "buttons, push buttons and links labelled next, continue, new or play); "
-        "set next_button in a profile (see README: Other Flow games)"
+        "put its position in a profile's next_button (docs/other-games.md, 'Other Flow games')"
     )

@@ -32,9 +32,11 @@ CORPUS_SETS: dict[str, tuple[str, ...]] = {
 
 
 def find_shared(name: str) -> Path | None:
-    """A shared data folder: $FLOWBOT_SHARED/name, or `../shared/name` beside the working or repo folder."""
+    """A shared data folder: $FLOWBOT_SHARED/name, or `../shared/name` beside the working or repo folder
+    (None when the one it names is no folder)."""
     if os.environ.get("FLOWBOT_SHARED"):
-        return Path(os.environ["FLOWBOT_SHARED"]) / name
+        named = Path(os.environ["FLOWBOT_SHARED"]) / name
+        return named if named.is_dir() else None
     repository = Path(__file__).resolve().parents[2]
     for base in (Path.cwd(), repository):
         candidate = base.parent / "shared" / name
@@ -43,11 +45,19 @@ def find_shared(name: str) -> Path | None:
     return None
 
 
+def _no_shared(what: str, name: str) -> UsageError:
+    """The error for a run given no files when no shared `name` folder is found: what to do instead."""
+    return UsageError(
+        f"no {what} given and no shared {name} found: give PATH, or set FLOWBOT_SHARED to the folder "
+        f"that holds {name}/ (docs/commands/bench.md)"
+    )
+
+
 def corpus_paths(corpus_set: str) -> list[str]:
     """The files of a named corpus set ('all' is every set), sorted for a stable order."""
     corpus = find_shared("corpus")
     if corpus is None:
-        raise UsageError("no puzzle files given and no shared corpus found (set FLOWBOT_SHARED)")
+        raise _no_shared("puzzle files", "corpus")
     names = CORPUS_SETS if corpus_set == "all" else {corpus_set: CORPUS_SETS[corpus_set]}
     files: list[str] = []
     for patterns in names.values():
@@ -136,9 +146,10 @@ def _one_call_wall(files: Sequence[str], repeat: int) -> float:
     walls = []
     for _ in range(repeat):
         started = time.perf_counter()
+        # A file name that is not UTF-8 may come back in a message as its own bytes: escaped, not fatal.
         completed = subprocess.run(
             [sys.executable, "-m", "flowbot", "solve", "--json", *files],
-            capture_output=True, text=True, check=False,
+            capture_output=True, encoding="utf-8", errors="backslashreplace", check=False,
         )  # fmt: skip
         walls.append(time.perf_counter() - started)
         lines = [json.loads(line) for line in completed.stdout.splitlines() if line.strip()]
@@ -195,7 +206,7 @@ def _shared_screenshots() -> list[Path]:
     """Every image in the shared screenshot folder."""
     folder = find_shared("screenshots")
     if folder is None:
-        raise UsageError("no screenshots given and no shared screenshots found (set FLOWBOT_SHARED)")
+        raise _no_shared("screenshots", "screenshots")
     return sorted(path for path in folder.iterdir() if path.suffix.lower() in (".png", ".jpg", ".jpeg"))
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
 from flowbot.display import end_process
-from flowbot.errors import FlowbotError, OutputFileError
+from flowbot.errors import FlowbotError, OutputFileError, stop_words
 from flowbot.formats import Outputs
 from flowbot.progress import Progress
 
@@ -59,19 +59,26 @@ def run_demo(
         outputs.claim(record, "the recording")
         check_can_create(Path(record))
     started = time.perf_counter()
-    with (
-        VirtualDisplay(*_screen_size()) if headless else contextlib.nullcontext(),
-        tempfile.TemporaryDirectory() as tmp,
-    ):
-        results = Path(tmp) / "results.jsonl"
-        game = _start_game(results, levels)
-        try:
-            report, frames = _play(levels, err, record is not None, headless)
-        finally:
-            end_process(game)  # the game writes its results on the way out
-        solved = _solved_by_game(results)
+    try:
+        with (
+            VirtualDisplay(*_screen_size()) if headless else contextlib.nullcontext(),
+            tempfile.TemporaryDirectory() as tmp,
+        ):
+            results = Path(tmp) / "results.jsonl"
+            game = _start_game(results, levels)
+            try:
+                report, frames = _play(levels, err, record is not None, headless)
+            finally:
+                end_process(game)  # the game writes its results on the way out
+            solved = _solved_by_game(results)
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM or SIGHUP before the bot's loop took over
+        if as_json:  # the one line a script reads says so, as it does for a stop mid-run
+            asked = levels if levels is not None else _pack_size()
+            line = {"levels": asked, "solved_by_game": 0, "stopped": stop_words(stop), "interrupted": True}
+            out.write(json.dumps(line) + "\n")
+        raise
     seconds = time.perf_counter() - started
-    wanted = levels if levels is not None else len(report.levels)
+    wanted = levels if levels is not None else _pack_size()  # what was asked, also of a run cut short
     # With --json, stdout carries the JSON line alone (as every live command's); the words go to stderr.
     words = err if as_json else out
     words.write(report.summary() + "\n")
@@ -88,9 +95,20 @@ def run_demo(
             "draw_s_median": round(statistics.median(draws), 3) if draws else 0.0,
             "draw_s_total": round(sum(draws), 3),
             "seconds": round(seconds, 2),
+            "stopped": report.stopped,
+            "interrupted": _interrupted(report.halt),
         }
         out.write(json.dumps(record_line) + "\n")
+    if report.halt is not None:
+        raise report.halt  # after the summary: a stop (a signal, the fail-safe) is no pass; its own status
     return 0 if solved >= wanted and wanted > 0 else 1
+
+
+def _interrupted(halt: FlowbotError | None) -> bool:
+    """True when what ended the run early was a stop signal (Ctrl-C, SIGTERM, SIGHUP, ...)."""
+    from flowbot.act.pointer import Interrupted
+
+    return isinstance(halt, Interrupted)
 
 
 def _screen_size() -> tuple[int, int]:

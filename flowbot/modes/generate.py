@@ -129,7 +129,8 @@ def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) 
     def rated(done: int) -> None:
         now = time.perf_counter()
         elapsed = now - started
-        best = f"{best_seen[0].difficulty:.1f}" if best_seen else None
+        # The pool's best by what the optimizer maximizes, which never drops (its difficulty alone may).
+        best = f"{best_seen[0].score:.1f}" if best_seen else None
         if done < total:
             left = f"about {elapsed / done * (total - done):.0f}s left"
         elif best is None:  # past the count, the run goes on until one candidate is fair
@@ -137,12 +138,12 @@ def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) 
         else:
             left = "finishing"
         if bar.enabled:
-            bar.advance(f"best {best}, {left}" if best else f"no fair one yet, {left}")
+            bar.advance(f"best hardness {best}, {left}" if best else f"no fair one yet, {left}")
             return
         if not (done == 1 or done % step == 0 or now - said[0] >= PROGRESS_EVERY):
             return
         said[0] = now
-        hardest_text = f"hardest so far {best}" if best else "no fair one yet"
+        hardest_text = f"best hardness so far {best}" if best else "no fair one yet"
         err.write(f"level {index + 1}: {done}/{total} candidates in {elapsed:.0f}s, {hardest_text}; {left}\n")
         err.flush()
 

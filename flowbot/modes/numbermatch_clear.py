@@ -997,10 +997,15 @@ def run_numbermatch_clear(
     is raised again for the CLI."""
     import json
 
+    from flowbot.errors import UsageError
     from flowbot.modes.live import game_on_screen
+    from flowbot.numbermatch.errors import NumberMatchInputError
     from flowbot.numbermatch.rules import parse_rules
 
-    fields = parse_rules(rules or "")
+    try:
+        fields = parse_rules(rules or "")
+    except NumberMatchInputError as error:  # a command line's, as `game --rules` says it: exit 64
+        raise UsageError(f"--rules: {error}") from None
     with game_on_screen(region) as game:  # the same screen, pointer space and window list as Flow's bot
         loop = NumberMatchClear(
             game.screen,

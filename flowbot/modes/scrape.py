@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,23 @@ class ScrapeSummary:
         )
 
 
+class LevelOutputs(Outputs):
+    """A pack folder's outputs: never forced, and a file in the way is named with what to do about it
+    (scrape has no --force: it never replaces a file)."""
+
+    def write_bytes(self, path, data: bytes) -> None:
+        """Write a new file atomically; OutputFileError, saying how to go on, when one is in the way."""
+        try:
+            super().write_bytes(path, data)
+        except OutputFileError:
+            if not os.path.lexists(path):
+                raise
+            raise OutputFileError(
+                f"{os.fsdecode(path)}: already exists, and scrape never replaces a file in a pack folder: "
+                "move it away, then run again with --resume"
+            ) from None
+
+
 @dataclass
 class PackFolder:
     """A folder of one pack's levels: NNN.json in order, and a manifest naming the pack."""
@@ -59,7 +77,7 @@ class PackFolder:
     next_number: int = 1
     known: dict[tuple[str, ...], str] = field(default_factory=dict)  # board rows -> file name
 
-    outputs: Outputs = field(default_factory=Outputs)  # never force: a level file is never replaced
+    outputs: Outputs = field(default_factory=LevelOutputs)  # never forced: a level file is never replaced
     manifest_written: bool = False
     made: list[Path] = field(default_factory=list)  # the folders this run will make, the pack's first
     wrote_manifest: bool = False  # this run wrote pack.json (so it may take it back)

@@ -166,7 +166,9 @@ def run_solve(
         if as_json:
             import json  # only --json needs it: here it is no cost to a text solve's start-up
 
-            out.write(json.dumps(outcome_record(outcome, unique), ensure_ascii=False) + "\n")
+            # ASCII JSON (json's default): valid UTF-8 in any locale, a file name's bytes that are not
+            # UTF-8 escaped as \udcXX (which json.loads gives back as the same name).
+            out.write(json.dumps(outcome_record(outcome, unique)) + "\n")
             out.flush()
             progress.advance(f"{outcome.source} #{outcome.index}")
         elif outcome.puzzle is not None:

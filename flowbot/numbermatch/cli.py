@@ -80,9 +80,8 @@ def run_numbermatch(
             progress.clear_line()
             err.write(f"flowbot: {outcome.error}\n")
         if as_json:
-            out.write(
-                json.dumps(outcome_record(outcome, rules_for(outcome, rules)), ensure_ascii=False) + "\n"
-            )
+            # ASCII JSON: valid UTF-8 in any locale, undecodable file name bytes as \udcXX.
+            out.write(json.dumps(outcome_record(outcome, rules_for(outcome, rules))) + "\n")
             progress.advance(outcome.name)
         elif outcome.cells is not None:
             out.write(

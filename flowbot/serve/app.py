@@ -17,6 +17,7 @@ from importlib import resources
 from aiohttp import web
 
 from flowbot.errors import FlowbotError
+from flowbot.serve.clients import Network, client_address
 from flowbot.serve.service import MAX_UPLOAD_BYTES, RefusedUpload, analysed_json
 from flowbot.serve.turns import Turns
 from flowbot.serve.workers import WorkerCrashed, Workers
@@ -120,6 +121,7 @@ PENDING = web.AppKey("pending", Pending)
 LIMITS = web.AppKey("limits", ReadLimits)
 TURNS = web.AppKey("turns", Turns)
 ASSETS = web.AppKey("assets", dict)
+TRUSTED = web.AppKey("trusted", tuple)
 
 
 def make_app(
@@ -128,15 +130,18 @@ def make_app(
     max_pending: int = MAX_PENDING,
     per_client: int = MAX_PENDING_PER_CLIENT,
     limits: ReadLimits = ReadLimits(),
+    trusted: tuple[Network, ...] = (),
 ) -> web.Application:
     """The application: `/`, `/page/NAME`, `POST /api/solve`, `GET /api/health`; `workers` analyse at
-    once. The head deadline (`limits.head`) is the runner's: see `runner_options`."""
+    once; from the `trusted` proxies' networks, the client is the one their forwarding headers name.
+    The head deadline (`limits.head`) is the runner's: see `runner_options`."""
     app = web.Application(middlewares=[_headers_and_json_errors], client_max_size=MULTIPART_SLACK)
     app[WORKERS] = Workers(workers)
     app[TURNS] = Turns(workers)  # the pool never queues: each upload waits here for its address's turn
     app[PENDING] = Pending(max_pending, per_client)
     app[LIMITS] = limits
     app[ASSETS] = load_assets()
+    app[TRUSTED] = tuple(trusted)
     app.router.add_get("/", _page)
     app.router.add_get("/page/{name}", _asset)
     app.router.add_post("/api/solve", _solve)
@@ -182,7 +187,9 @@ async def _health(request: web.Request) -> web.Response:
 async def _solve(request: web.Request) -> web.Response:
     """Analyse the multipart field `image` off the event loop; JSON always, 4xx with `error` if bad."""
     pending = request.app[PENDING]
-    client = request.remote or "unknown"
+    # Behind a reverse proxy every peer is the proxy: the caps, the turns and the logs key on the
+    # client it forwarded for, or one client's uploads would lock every other out (429).
+    client = client_address(request.remote, request.headers, request.app[TRUSTED])
     refused = pending.refusal(client)
     if refused is not None:
         return _error(*refused)
@@ -214,7 +221,7 @@ async def _solve(request: web.Request) -> web.Response:
         except RefusedUpload as error:
             return _error(str(error), error.http_status)
         except WorkerCrashed as error:
-            log.error("%s (%d bytes)", error, len(data))
+            log.error("%s (%d bytes from %s)", error, len(data), client)
             return _error(f"{error}: flowbot cannot read it", 500)
         except FlowbotError as error:
             return _error(str(error), 422)

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from flowbot.commands.serve import DEFAULT_HOST, DEFAULT_PORT
 from flowbot.errors import UsageError
+from flowbot.serve.clients import Network
 
 # Seconds a stopping server gives answers in progress before closing their connections.
 SHUTDOWN_GRACE = 5.0
@@ -22,20 +23,23 @@ def serve(
     port: int = DEFAULT_PORT,
     *,
     workers: int | None = None,
+    trusted: tuple[Network, ...] = (),
     out: TextIO | None = None,
 ) -> int:
-    """Serve until Ctrl-C (status 130) or SIGTERM (143); UsageError when the address cannot be listened on."""
+    """Serve until Ctrl-C (status 130) or SIGTERM (143); UsageError when the address cannot be listened on.
+    From the `trusted` proxies' networks, the client is the one their forwarding headers name."""
     workers = workers or min(4, os.cpu_count() or 1)
-    return asyncio.run(_serve(host, port, workers, out or sys.stdout))
+    return asyncio.run(_serve(host, port, workers, trusted, out or sys.stdout))
 
 
-async def _serve(host: str, port: int, workers: int, out: TextIO) -> int:
+async def _serve(host: str, port: int, workers: int, trusted: tuple[Network, ...], out: TextIO) -> int:
     """Start the site, print the addresses, wait for a stop signal, and close everything cleanly."""
     from aiohttp import web
 
     from flowbot.serve.app import make_app, runner_options
 
-    runner = web.AppRunner(make_app(workers=workers), handle_signals=False, **runner_options())
+    app = make_app(workers=workers, trusted=trusted)
+    runner = web.AppRunner(app, handle_signals=False, **runner_options())
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port, shutdown_timeout=SHUTDOWN_GRACE)
@@ -47,7 +51,7 @@ async def _serve(host: str, port: int, workers: int, out: TextIO) -> int:
                 "or --host)"
             ) from None
         bound_port = runner.addresses[0][1]
-        out.write(address_text(host, bound_port))
+        out.write(address_text(host, bound_port, getattr(out, "encoding", None) or "utf-8"))
         out.flush()
         received = await _wait_for_stop()
     finally:
@@ -75,8 +79,9 @@ async def _wait_for_stop() -> int:
             loop.remove_signal_handler(number)
 
 
-def address_text(host: str, port: int) -> str:
-    """What the terminal shows on start: the address to open, and for a phone its address and QR code."""
+def address_text(host: str, port: int, encoding: str = "utf-8") -> str:
+    """What the terminal shows on start: the address to open, and for a phone its address and QR code
+    (drawn in ASCII when the terminal's `encoding` has no block characters)."""
     lines = [f"flowbot serve: http://{_url_host(host)}:{port}/"]
     if _is_any(host):
         phone = lan_address()
@@ -85,7 +90,7 @@ def address_text(host: str, port: int) -> str:
         else:
             url = f"http://{_url_host(phone)}:{port}/"
             lines.append(f"  on a phone on the same network, open {url} or scan:")
-            lines.append(qr_text(url))
+            lines.append(qr_text(url) if _encodable(QR_BLOCKS, encoding) else qr_ascii(url))
     elif _is_loopback(host):
         lines.append("  only this computer can open it; --host 0.0.0.0 lets a phone on the network in")
     lines.append("  Ctrl-C stops it")
@@ -102,6 +107,28 @@ def lan_address() -> str | None:
         except OSError:
             return None
     return None if address.startswith(("0.", "127.")) else address
+
+
+# The characters a QR code is drawn with in a terminal that can show them.
+QR_BLOCKS = "█▀▄ "
+
+
+def _encodable(text: str, encoding: str) -> bool:
+    """True when the text can be written in the encoding (a Latin-1 or ASCII terminal has no blocks)."""
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def qr_ascii(text: str) -> str:
+    """A QR code of the text in plain ASCII, for any terminal: two characters per module, a light one
+    drawn as "##" (as the block version lights them, for a dark terminal), a dark one as two spaces."""
+    import segno
+
+    rows = segno.make(text, error="m").matrix_iter(scale=1, border=2)
+    return "\n".join("".join("  " if dark else "##" for dark in row) for row in rows)
 
 
 def qr_text(text: str) -> str:

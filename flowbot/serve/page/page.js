@@ -1,4 +1,4 @@
-// flowbot's page: send a screenshot to /api/solve, draw what was read over it, reveal flows (or Number
+// flowbot's page: send a screenshot to api/solve, draw what was read over it, reveal flows (or Number
 // Match pairs) one by one. Everything is drawn from pixel points the server sends: any board's cells.
 "use strict";
 
@@ -45,7 +45,8 @@
     let response;
     let body;
     try {
-      response = await fetch("/api/solve", { method: "POST", body: form });
+      // Relative to the page, so that it works under any path a reverse proxy puts it at (/flowbot/).
+      response = await fetch("api/solve", { method: "POST", body: form });
     } catch (error) {
       if (ticket === busy) say("The flowbot server could not be reached. Is `flowbot serve` still running?", "error");
       return;
