@@ -84,6 +84,23 @@ def generated(rows: int, cols: int, seed: int, variant: str | None = None) -> Ca
     return make
 
 
+def generated_shapes(shape: str, seed: int) -> Callable[[int], Puzzle]:
+    """Level `index` of a seed on a Shapes board of one kind ('cube', 'ring', ...)."""
+    from flowbot.generate.variants import default_shape_colors, make_shape_level
+    from flowbot.modes.generate import level_rng
+    from flowbot.shapes.kinds import FEWEST_COLORS, shape_board
+
+    board = shape_board(shape)
+
+    def make(index: int) -> Puzzle:
+        """Generate one level."""
+        rng = level_rng(seed, index)
+        colors = max(FEWEST_COLORS.get(shape, 2), default_shape_colors(board.count, rng))
+        return make_shape_level(shape, board.count, board.links, colors, rng).puzzle
+
+    return make
+
+
 class LevelMaker:
     """Levels 0, 1, 2, ... of a maker, the first made at once and the rest ahead of play in a thread."""
 
