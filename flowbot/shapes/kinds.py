@@ -30,7 +30,7 @@ STAR_SIDE = 6  # each of the star's two big triangles; the star has 48 cells
 HEX_RADIUS = 3  # cells from the middle cell to the edge: 37 cells
 # Triangles have at most three neighbours: flows on them stay short and will not merge into fewer,
 # so the generator is asked for at least this many colours there.
-FEWEST_COLORS = {"star": 6, "triangle": 7}
+FEWEST_COLORS = {"star": 7, "triangle": 7}
 
 
 def cube_polygons(voxels: Iterable[Voxel], side: int) -> list[list[Point]]:
