@@ -36,7 +36,8 @@ def stroke_points(cells, path, step: float = 6.0):
 
 def drag(game: SimulatedGame, path) -> None:
     """Press on the path's first cell, drag through the rest of it, release."""
-    points = stroke_points(game.layout.geometry, path)
+    dx, dy = game.view.offset()  # a shifting look draws the frame moved in the window
+    points = [(x + dx, y + dy) for x, y in stroke_points(game.layout.geometry, path)]
     game.move(*points[0])
     game.down()
     for point in points[1:]:
@@ -237,3 +238,26 @@ def test_shape_options_out_of_place_are_refused(argv, capsys):
         check_shape_options(build_parser().parse_args(argv))
     assert main(argv) == UsageError.exit_code
     assert "flowbot game:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "looks",
+    [
+        ["--theme", "light"],
+        ["--no-grid"],
+        ["--tiles", "--glyphs"],
+        ["--header", "--win-banner", "--next-button", "text"],
+        ["--board-px", "300", "--shift"],
+    ],
+)
+def test_every_look_draws_a_shapes_board_that_plays(looks):
+    from flowbot.game.app import variant_from
+
+    level = generated_shapes("eight", 2)(0)
+    game = SimulatedGame([level], variant=variant_from(build_parser().parse_args(looks)))
+    cells = game.layout.geometry
+    left, top, right, bottom = cells.bounds
+    assert 0 <= left < right <= 540 and 0 <= top < bottom <= 960
+    for path in solve(level).solution.paths:
+        drag(game, path)
+    assert game.session.board.complete
