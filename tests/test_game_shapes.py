@@ -10,7 +10,7 @@ from itertools import pairwise
 import pytest
 
 from flowbot.errors import PuzzleError, UsageError
-from flowbot.game.app import build_parser, check_shape_options, levels_for, main
+from flowbot.game.app import build_parser, check_shape_options, levels_for, main, trial_from
 from flowbot.game.board import GameBoard
 from flowbot.game.shapes import board_shape
 from flowbot.game.trial import generated_shapes
@@ -230,7 +230,7 @@ def test_shapes_levels_come_from_the_kind_and_the_seed():
         ["--shape", "ring"],
         ["--variant", "hexes", "--shape", "ring"],
         ["--variant", "shapes", "--board", "5x5"],
-        ["--variant", "shapes", "--time-trial", "30"],
+        ["--variant", "shapes", "--board", "5x5", "--time-trial", "30"],
     ],
 )
 def test_shape_options_out_of_place_are_refused(argv, capsys):
@@ -261,3 +261,26 @@ def test_every_look_draws_a_shapes_board_that_plays(looks):
     for path in solve(level).solution.paths:
         drag(game, path)
     assert game.session.board.complete
+
+
+def test_a_time_trial_of_shapes_plays_fresh_levels_of_its_board():
+    from flowbot.game.trial import LevelMaker, TrialSession
+
+    args = build_parser().parse_args(
+        ["--variant", "shapes", "--shape", "triangle", "--time-trial", "30", "--seed", "4"]
+    )
+    check_shape_options(args)
+    spec = trial_from(args)
+    assert spec is not None and (spec.shape, spec.seed, spec.seconds) == ("triangle", 4, 30.0)
+    maker = LevelMaker(spec.maker(), ahead=1)
+    try:
+        session = TrialSession(maker, spec.seconds)
+        game = SimulatedGame([], session=session)
+        first = session.board.puzzle
+        assert first == generated_shapes("triangle", 4)(0)
+        for path in solve(first).solution.paths:
+            drag(game, path)
+        game.layout = game._draw()  # a frame: the trial counts the win and shows the next level
+        assert session.solved == 1 and session.board.puzzle == generated_shapes("triangle", 4)(1)
+    finally:
+        maker.close()

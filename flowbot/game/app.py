@@ -3,7 +3,7 @@
     .venv/bin/python -m flowbot.game [--pack NAME | --folder DIR] [--results FILE] [--size WxH]
     .venv/bin/python -m flowbot.game --time-trial SECONDS --board RxC [--seed S] [--variant V]
     .venv/bin/python -m flowbot.game --variant bridges|hexes|warps [--board RxC] [--seed S] [--levels N]
-    .venv/bin/python -m flowbot.game --variant shapes [--shape KIND] [--seed S] [--levels N]
+    .venv/bin/python -m flowbot.game --variant shapes [--shape KIND] [--seed S] [--levels N | --time-trial S]
 
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
@@ -41,6 +41,7 @@ from flowbot.game.trial import (
     fresh_seed,
     generated,
     generated_shapes,
+    shapes_trial_spec,
     trial_spec,
 )
 from flowbot.generate.variants import VARIANTS
@@ -96,9 +97,7 @@ def run_game(
     """
     variant = variant or Variant()
     # The trial's first level is made before anything opens, so a bad size fails first.
-    maker = (
-        None if trial is None else LevelMaker(generated(trial.rows, trial.cols, trial.seed, trial.variant))
-    )
+    maker = None if trial is None else LevelMaker(trial.maker())
     try:
         sink = ResultsFile(results) if results is not None else None
         report = None if sink is None else sink.write
@@ -426,6 +425,8 @@ def trial_from(args: argparse.Namespace) -> TrialSpec | None:
         return None
     if args.pack is not None or args.folder is not None:
         raise UsageError("a time trial plays generated levels: leave out --pack and --folder")
+    if args.variant == SHAPES_VARIANT:
+        return shapes_trial_spec(args.time_trial, args.shape or DEFAULT_SHAPE, args.seed)
     return trial_spec(args.time_trial, args.board, args.seed, args.variant)
 
 
@@ -445,14 +446,12 @@ def levels_for(args: argparse.Namespace) -> list[Puzzle]:
 
 
 def check_shape_options(args: argparse.Namespace) -> None:
-    """Refuse --shape without Shapes levels, and what Shapes levels do not take (a size, a time trial)."""
+    """Refuse --shape without Shapes levels, and a size for them (it comes with the kind of board)."""
     shapes = args.variant == SHAPES_VARIANT
     if args.shape is not None and not shapes:
         raise UsageError("--shape picks a Shapes board: add --variant shapes")
     if shapes and args.board is not None:
         raise UsageError("--board sizes a grid: a Shapes board's size comes with --shape")
-    if shapes and args.time_trial is not None:
-        raise UsageError("--time-trial plays grids: leave it out with --variant shapes")
 
 
 def _trial_faults(faults: FaultSpec) -> None:
