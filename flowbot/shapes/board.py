@@ -39,6 +39,7 @@ class ShapeBoard:
     borders : for each link, the point halfway along the border the two cells share.
     rims : the stretches of the cells' edges that no other cell shares (the board's outline, and the
         rims of its holes).
+    boxes : each cell's left, top, right and bottom (a quick test before the polygon's own).
     """
 
     name: str
@@ -47,6 +48,7 @@ class ShapeBoard:
     links: tuple[Pair, ...]
     borders: dict[Pair, Point]
     rims: tuple[tuple[Point, Point], ...]
+    boxes: tuple[tuple[float, float, float, float], ...]
 
     @property
     def count(self) -> int:
@@ -56,7 +58,7 @@ class ShapeBoard:
     @property
     def bounds(self) -> tuple[float, float, float, float]:
         """The left, top, right and bottom of every cell."""
-        boxes = [box(outline) for outline in self.outlines]
+        boxes = self.boxes
         return (
             min(b[0] for b in boxes),
             min(b[1] for b in boxes),
@@ -85,7 +87,8 @@ def board_of(name: str, polygons: Sequence[Sequence[Point]]) -> ShapeBoard:
     middles = [middles[index] for index in order]
     pairs = _shared(cells)
     borders = {pair: middle_of(pieces) for pair, pieces in pairs.items()}
-    return ShapeBoard(name, tuple(cells), tuple(middles), tuple(sorted(pairs)), borders, _rims(cells))
+    boxes = tuple(box(cell) for cell in cells)
+    return ShapeBoard(name, tuple(cells), tuple(middles), tuple(sorted(pairs)), borders, _rims(cells), boxes)
 
 
 def _shared(cells: list[Polygon]) -> dict[Pair, list[tuple[Point, Point]]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flowbot.shapes.board import ShapeBoard
-from flowbot.shapes.geometry import Point, box, contains, edge_distance
+from flowbot.shapes.geometry import Point, contains, edge_distance
 
 Cell = tuple[int, int]  # (0, n) for cell n, as `Puzzle.from_shapes` numbers them
 
@@ -60,8 +60,9 @@ class ShapeMap:
     def cell_at(self, x: float, y: float) -> Cell | None:
         """The cell whose polygon holds the pixel, or None off the board."""
         u, v = (x - self.x0) / self.scale, (y - self.y0) / self.scale
-        for index, outline in enumerate(self.board.outlines):
-            left, top, right, bottom = box(outline)
+        for index, (outline, (left, top, right, bottom)) in enumerate(
+            zip(self.board.outlines, self.board.boxes, strict=True)
+        ):
             if left <= u <= right and top <= v <= bottom and contains(outline, u, v):
                 return (0, index)
         return None
