@@ -380,35 +380,39 @@ def run_numbermatch_clear(
         )
         report = loop.run()
     if as_json:
-        record = {
-            "boards": len(report.boards),
-            "cleared": report.cleared,
-            "count": count,
-            "seconds_per_board_median": round(report.seconds_median(), 2),
-            "per_board": [
-                {
-                    "cleared": board.cleared,
-                    "moves": board.moves,
-                    "adds": board.adds,
-                    "rereads": board.rereads,
-                    "rows": board.most_rows,
-                    "scrolled": board.scrolled,
-                    "seconds": round(board.seconds, 2),
-                }
-                for board in report.boards
-            ],
-            "rules": report.rules.describe(),
-            "lessons": report.lessons,
-            "clicks": report.clicks,
-            "wrong_clicks": report.wrong_clicks,
-            "stopped": report.stopped,
-        }
-        out.write(json.dumps(record) + "\n")
+        out.write(json.dumps(_json_record(report, count)) + "\n")
     else:
         out.write(report.summary() + "\n")
     if report.halt is not None:
         raise report.halt
     return exit_code(report)
+
+
+def _json_record(report: ClearReport, count: int | None) -> dict:
+    """The run's one JSON line (--json): boards, per board, the rules learnt, clicks and the stop."""
+    return {
+        "boards": len(report.boards),
+        "cleared": report.cleared,
+        "count": count,
+        "seconds_per_board_median": round(report.seconds_median(), 2),
+        "per_board": [
+            {
+                "cleared": board.cleared,
+                "moves": board.moves,
+                "adds": board.adds,
+                "rereads": board.rereads,
+                "rows": board.most_rows,
+                "scrolled": board.scrolled,
+                "seconds": round(board.seconds, 2),
+            }
+            for board in report.boards
+        ],
+        "rules": report.rules.describe(),
+        "lessons": report.lessons,
+        "clicks": report.clicks,
+        "wrong_clicks": report.wrong_clicks,
+        "stopped": report.stopped,
+    }
 
 
 def exit_code(report: ClearReport) -> int:
