@@ -145,7 +145,7 @@ def test_a_second_control_is_pressed_only_while_the_window_still_looks_as_when_i
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
-    from flowbot.live import loop as live_loop
+    from flowbot.live import moving_on as live_loop
 
     dialog = np.full((200, 300, 3), 40, dtype=np.uint8)
     gone = dialog.copy()
@@ -169,7 +169,7 @@ def test_a_click_the_game_missed_is_given_again_while_its_window_shows_as_before
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
-    from flowbot.live import loop as live_loop
+    from flowbot.live import moving_on as live_loop
 
     screen = ImageScreen([np.full((200, 300, 3), 40, dtype=np.uint8)])
     monkeypatch.setattr(
@@ -213,7 +213,7 @@ def test_words_read_on_the_won_board_are_never_pressed(
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
-    from flowbot.live import loop as live_loop
+    from flowbot.live import moving_on as live_loop
     from flowbot.model import Geometry
 
     screen = ImageScreen([np.full((300, 300, 3), 40, dtype=np.uint8)])
@@ -308,7 +308,7 @@ def test_after_a_box_closes_on_the_won_level_the_control_beside_the_board_moves_
     from flowbot.act.pointer import RecordingPointer
     from flowbot.capture.controls import Control
     from flowbot.capture.screen import ImageScreen
-    from flowbot.live import loop as live_loop
+    from flowbot.live import moving_on as live_loop
     from flowbot.model import Geometry
 
     boxed = np.full((300, 300, 3), 40, dtype=np.uint8)

@@ -201,6 +201,7 @@ def test_a_win_screen_whose_words_read_only_band_by_band_is_the_games_sign_and_i
     monkeypatch.setattr(ocr, "read_words", blind)
     monkeypatch.setattr("flowbot.modes.auto_clear.read_words", blind)
     monkeypatch.setattr("flowbot.live.loop.read_words", blind)
+    monkeypatch.setattr("flowbot.live.signs.read_words", blind)
     game = BareLinesGame(levels, win_screen=True)
     report = clear(game, 2, tmp_path)
     assert game.won == [1, 2]

@@ -14,11 +14,8 @@ from flowbot.capture.screen import Frame, Region  # noqa: E402 - after the skip 
 from flowbot.game.numbermatch import NumberMatchView  # noqa: E402
 from flowbot.game.render import surface_to_bgr  # noqa: E402
 from flowbot.live.clock import ManualClock  # noqa: E402
-from flowbot.modes.numbermatch_clear import (  # noqa: E402
-    NumberMatchClear,
-    _locate,
-    _overlap_shift,
-)
+from flowbot.modes.numbermatch_clear import NumberMatchClear  # noqa: E402
+from flowbot.modes.numbermatch_view import locate, overlap_shift  # noqa: E402
 from flowbot.numbermatch.game import NumberMatchGame  # noqa: E402
 from flowbot.numbermatch.read import read_board  # noqa: E402
 from flowbot.numbermatch.rules import GENERATED, WRAP_SKIP_LAST, Rules  # noqa: E402
@@ -123,19 +120,19 @@ def test_a_view_is_placed_in_the_board_by_its_rows() -> None:
     reading = read_board(ViewScreen(NumberMatchView(game, (540, 960))).grab().pixels)
     fake = type(reading)
     middle = fake(expected[1:3], (), None, reading.grid, None, 1.0, False, False)
-    assert _locate(expected, middle, 0) == 1
-    assert _locate(expected, middle, 3) == 1
+    assert locate(expected, middle, 0) == 1
+    assert locate(expected, middle, 3) == 1
     top = fake(expected[0:2], (), None, reading.grid, None, 1.0, False, False)
-    assert _locate(expected, top, 0) == 0 and _locate(expected, top, 2) == 2
+    assert locate(expected, top, 0) == 0 and locate(expected, top, 2) == 2
     end = fake(expected[2:], (), None, reading.grid, None, 1.0, True, False)
-    assert _locate(expected, end, 0) == 2
-    assert _locate(("111111111",), top, 0) is None
+    assert locate(expected, end, 0) == 2
+    assert locate(("111111111",), top, 0) is None
 
 
 def test_views_join_at_the_shift_that_agrees() -> None:
-    assert _overlap_shift(("a", "b", "c", "d"), ("c", "d", "e"), 2) == 2
-    assert _overlap_shift(("a", "b", "c", "d"), ("b", "c", "d", "e"), 3) == 1  # stopped short at the end
-    assert _overlap_shift(("a", "b"), ("x", "y"), 1) is None
+    assert overlap_shift(("a", "b", "c", "d"), ("c", "d", "e"), 2) == 2
+    assert overlap_shift(("a", "b", "c", "d"), ("b", "c", "d", "e"), 3) == 1  # stopped short at the end
+    assert overlap_shift(("a", "b"), ("x", "y"), 1) is None
 
 
 def test_a_stop_between_moves_ends_the_run_with_the_button_released() -> None:

@@ -11,7 +11,7 @@ from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
 from flowbot.errors import FlowbotError
 from flowbot.live.controls import RememberedControl
-from flowbot.live.report import AutoClearError
+from flowbot.live.report import AutoClearError, Report
 from flowbot.progress import Progress
 
 log = logging.getLogger(__name__)
@@ -63,30 +63,30 @@ def run_auto_clear(
         report = loop.run(progress)
         _remember_control(profile, loop.control)
         progress.close()
-    if as_json:
-        record = {
-            "levels": len(report.levels),
-            "asked": count,
-            "cleared": report.cleared,
-            "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
-            "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
-            "per_level_ms": [
-                {part: round(ms, 1) for part, ms in level.timing.split_ms().items()}
-                for level in report.levels
-            ],
-            "per_level": [level.record() for level in report.levels],
-            "pointer": report.pointer,
-            "stopped": report.stopped,
-            "failure_image": report.failure_image,
-        }
-        out.write(json.dumps(record) + "\n")
-    else:
-        out.write(report.summary() + "\n")
+    out.write((json.dumps(report_record(report, count)) if as_json else report.summary()) + "\n")
     if report.halt is not None:
         raise report.halt  # after the summary: the CLI adds its one line and the stop's own exit status
     short = count is not None and report.cleared < count
     failed = any(not level.cleared for level in report.levels) or not report.levels or short
     return AutoClearError.exit_code if failed else 0
+
+
+def report_record(report: Report, count: int | None) -> dict:
+    """The run's report as `--json` keys."""
+    return {
+        "levels": len(report.levels),
+        "asked": count,
+        "cleared": report.cleared,
+        "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
+        "timing_ms_median": {part: round(ms, 1) for part, ms in report.split_median_ms().items()},
+        "per_level_ms": [
+            {part: round(ms, 1) for part, ms in level.timing.split_ms().items()} for level in report.levels
+        ],
+        "per_level": [level.record() for level in report.levels],
+        "pointer": report.pointer,
+        "stopped": report.stopped,
+        "failure_image": report.failure_image,
+    }
 
 
 def _remember_control(profile, control: RememberedControl | None) -> None:

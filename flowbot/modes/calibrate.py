@@ -326,26 +326,31 @@ def run_calibrate(
         if name is None:
             raise CalibrationError("give the profile a name: flowbot calibrate --name NAME")
         check_name(name)
-        profile = None
-        if not manual:
-            try:
-                profile = calibrate_automatically(screen, name, region, settings)
-            except FlowbotError as error:
-                if not has_terminal():
-                    raise CalibrationError(
-                        f"automatic calibration failed ({error}) and there is no terminal to ask; "
-                        "run it in a terminal, or give --region"
-                    ) from None
-                out.write(f"automatic calibration failed: {error}\n")
-        if profile is None:
-            profile = calibrate_by_pointing(
-                screen, name, settings, _ask, lambda: _mouse_position(screen), out, after_failure=not manual
-            )
+        profile = _calibrate(screen, name, region, settings, manual, out)
     finally:
         screen.close()
     path = save_profile(profile, folder, force=force)
     out.write(f"profile saved: {path} ({profile.rows}x{profile.cols} board in {profile.region})\n")
     return 0
+
+
+def _calibrate(
+    screen, name: str, region: Region | None, settings: PointerSettings, manual: bool, out: TextIO
+) -> Profile:
+    """A profile made automatically, or by pointing when that fails (or with `manual`)."""
+    if not manual:
+        try:
+            return calibrate_automatically(screen, name, region, settings)
+        except FlowbotError as error:
+            if not has_terminal():
+                raise CalibrationError(
+                    f"automatic calibration failed ({error}) and there is no terminal to ask; "
+                    "run it in a terminal, or give --region"
+                ) from None
+            out.write(f"automatic calibration failed: {error}\n")
+    return calibrate_by_pointing(
+        screen, name, settings, _ask, lambda: _mouse_position(screen), out, after_failure=not manual
+    )
 
 
 def _grid(pixels: np.ndarray) -> Geometry:

@@ -79,29 +79,34 @@ def run_demo(
         raise
     seconds = time.perf_counter() - started
     wanted = levels if levels is not None else _pack_size()  # what was asked, also of a run cut short
-    # With --json, stdout carries the JSON line alone (as every live command's); the words go to stderr.
-    words = err if as_json else out
-    words.write(report.summary() + "\n")
-    words.write(f"the game confirms {solved} of {wanted} level(s) solved\n")
+    _tell(report, solved, wanted, seconds, as_json, out, err)
     if record is not None and frames:
         _write_gif(frames, record, outputs)
-        words.write(f"recording of the run: {record}\n")
-    if as_json:
-        draws = [level.timing.draw_s for level in report.levels]
-        record_line = {
-            "levels": wanted,
-            "solved_by_game": solved,
-            "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
-            "draw_s_median": round(statistics.median(draws), 3) if draws else 0.0,
-            "draw_s_total": round(sum(draws), 3),
-            "seconds": round(seconds, 2),
-            "stopped": report.stopped,
-            "interrupted": _interrupted(report.halt),
-        }
-        out.write(json.dumps(record_line) + "\n")
+        (err if as_json else out).write(f"recording of the run: {record}\n")
     if report.halt is not None:
         raise report.halt  # after the summary: a stop (a signal, the fail-safe) is no pass; its own status
     return 0 if solved >= wanted and wanted > 0 else 1
+
+
+def _tell(report, solved: int, wanted: int, seconds: float, as_json: bool, out: TextIO, err: TextIO) -> None:
+    """The run's summary in words, and with --json its one JSON line on stdout (the words on stderr)."""
+    words = err if as_json else out
+    words.write(report.summary() + "\n")
+    words.write(f"the game confirms {solved} of {wanted} level(s) solved\n")
+    if not as_json:
+        return
+    draws = [level.timing.draw_s for level in report.levels]
+    record_line = {
+        "levels": wanted,
+        "solved_by_game": solved,
+        "bot_overhead_ms_median": round(report.overhead_median_ms(), 1),
+        "draw_s_median": round(statistics.median(draws), 3) if draws else 0.0,
+        "draw_s_total": round(sum(draws), 3),
+        "seconds": round(seconds, 2),
+        "stopped": report.stopped,
+        "interrupted": _interrupted(report.halt),
+    }
+    out.write(json.dumps(record_line) + "\n")
 
 
 def _interrupted(halt: FlowbotError | None) -> bool:

@@ -59,16 +59,7 @@ def run_generate(
 
     With `hardest`, each level is the best of a pool optimizer's `iterations` candidates."""
     rows, cols = parse_size(size)
-    if variant is not None:
-        if difficulty is not None:
-            raise UsageError("--difficulty rates classic boards only; leave it out with --variant")
-        check_variant_size(variant, rows, cols, colors)
-    else:
-        check_size(rows, cols, colors)
-    if variant is not None and hardest:
-        raise UsageError("--hardest rates classic boards only; leave it out with --variant")
-    if not hardest and (iterations is not None or workers is not None):
-        raise UsageError("--iterations and --workers go with --hardest")
+    _check_options(rows, cols, colors, difficulty, variant, hardest, iterations, workers)
     seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
     outputs = Outputs(force=force)
     folder = check_output_folder(out_dir) if out_dir is not None else None
@@ -102,6 +93,29 @@ def run_generate(
         progress.advance(f"#{index + 1}")
     progress.close()
     return 0
+
+
+def _check_options(
+    rows: int,
+    cols: int,
+    colors: int | None,
+    difficulty: str | None,
+    variant: str | None,
+    hardest: bool,
+    iterations: int | None,
+    workers: int | None,
+) -> None:
+    """UsageError for a size or a mix of options that cannot be generated."""
+    if variant is not None:
+        if difficulty is not None:
+            raise UsageError("--difficulty rates classic boards only; leave it out with --variant")
+        check_variant_size(variant, rows, cols, colors)
+    else:
+        check_size(rows, cols, colors)
+    if variant is not None and hardest:
+        raise UsageError("--hardest rates classic boards only; leave it out with --variant")
+    if not hardest and (iterations is not None or workers is not None):
+        raise UsageError("--iterations and --workers go with --hardest")
 
 
 def _hardest(rows, cols, colors, seed, index, iterations, workers, err: TextIO) -> Level:

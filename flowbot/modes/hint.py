@@ -66,21 +66,7 @@ def run_hint(
         record = {"source": path, "puzzle": puzzle.to_rows(), "hint": hint.as_dict(puzzle)}
         record["text"] = hint.text(puzzle)
     if reading is not None:
-        from flowbot.capture.image import decode_image
-        from flowbot.capture.overlay import draw_hint, encode_png
-
-        frame = decode_image(data)
-        image = draw_hint(
-            frame,
-            reading.geometry,
-            reading.seen_rgb,
-            list(hint.joins),
-            list(hint.colored),
-            [cell for cell in hint.cells() if cell not in hint.wrong],
-            list(hint.wrong),
-            hint.text(puzzle),
-        )
-        atomic_write_bytes(target, encode_png(image))
+        _draw_hint(data, reading, hint, puzzle, target)
         if as_json:
             record["picture"] = str(target)
     if as_json:
@@ -90,6 +76,25 @@ def run_hint(
         if reading is not None:
             out.write(f"picture: {target}\n")
     return 0
+
+
+def _draw_hint(data: bytes, reading, hint, puzzle, target) -> None:
+    """Write the screenshot with the hint drawn on it to `target`."""
+    from flowbot.capture.image import decode_image
+    from flowbot.capture.overlay import draw_hint, encode_png
+
+    frame = decode_image(data)
+    image = draw_hint(
+        frame,
+        reading.geometry,
+        reading.seen_rgb,
+        list(hint.joins),
+        list(hint.colored),
+        [cell for cell in hint.cells() if cell not in hint.wrong],
+        list(hint.wrong),
+        hint.text(puzzle),
+    )
+    atomic_write_bytes(target, encode_png(image))
 
 
 def default_picture(path: str) -> str:

@@ -12,6 +12,7 @@ import numpy as np
 from flowbot.act.guard import STOPPED, BoardGoneError, BoardGuard, Windows
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
+from flowbot.live.watch import tries
 from flowbot.numbermatch.read import NumberMatchReadError, Reading, read_board
 
 LOOKS = 3  # a board that reads differently this many times in a row is gone
@@ -82,13 +83,18 @@ class NumberMatchGuard:
             self.windows_guard.check(x, y)  # no spots: the window's place, stacking and the point
         if self.area is None:
             return
-        problem, changed = "", False
-        for look in range(LOOKS):
-            problem, changed = self._difference(same_digits)
-            if not problem:
-                return
-            if look < LOOKS - 1:  # a game mid-redraw: look again before giving up
-                self.sleep(RELOOK_PAUSE)
+        last = ("", False)
+
+        def look() -> bool | None:
+            """One look at the board: True when it is the board read (a game mid-redraw may show
+            something else for a look or two)."""
+            nonlocal last
+            last = self._difference(same_digits)
+            return True if not last[0] else None
+
+        if tries(self.sleep, LOOKS, look, RELOOK_PAUSE, last_pause=False):
+            return
+        problem, changed = last
         if (
             problem.startswith(NO_BOARD)
             and self.windows_guard is not None

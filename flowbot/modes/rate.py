@@ -57,37 +57,39 @@ def run_rate(paths: Sequence[str], *, as_json: bool, out: TextIO, err: TextIO, s
                 out.flush()
                 progress.advance(f"#{outcome.index}")
                 continue
-        if as_json:
-            record = {"source": outcome.source, "index": outcome.index, "status": "rated"}
-            record["puzzle"] = outcome.puzzle.to_rows()
-            record.update(rating.as_dict())
-            if steps:
-                record["steps"] = [
-                    {"kind": step.kind, "moves": len(step.moves), "why": _reasons(step)}
-                    for step in rating.steps
-                ]
-            out.write(json.dumps(record) + "\n")
-        else:
-            depth = ", ".join(f"{kind} {rating.depth[kind]}" for kind in KINDS if rating.depth[kind])
-            verdict = (
-                "deduction solves it"
-                if rating.solved
-                else f"deduction stops with {rating.open_cells} cells open"
-            )
-            out.write(
-                f"{name}: {outcome.puzzle.size}, difficulty {rating.difficulty:.1f} ({rating.band}); "
-                f"{verdict}; layers: {depth or 'none'}; widest layer {rating.width} moves\n"
-            )
-            if steps:
-                for number, step in enumerate(rating.steps, 1):
-                    reasons = _reasons(step)
-                    extra = len(reasons) - 1
-                    more = f" (and {extra} more reason{'s' if extra > 1 else ''})" if extra else ""
-                    out.write(f"  {number:3}. {step.kind}, {len(step.moves)} moves: {reasons[0]}{more}\n")
+        _write_rating(outcome, name, rating, as_json, steps, out)
         out.flush()
         progress.advance(f"#{outcome.index}")
     progress.close()
     return code
+
+
+def _write_rating(outcome, name: str, rating, as_json: bool, steps: bool, out: TextIO) -> None:
+    """Write one puzzle's rating (a JSON line, or a line for a person), with its steps when asked."""
+    if as_json:
+        record = {"source": outcome.source, "index": outcome.index, "status": "rated"}
+        record["puzzle"] = outcome.puzzle.to_rows()
+        record.update(rating.as_dict())
+        if steps:
+            record["steps"] = [
+                {"kind": step.kind, "moves": len(step.moves), "why": _reasons(step)} for step in rating.steps
+            ]
+        out.write(json.dumps(record) + "\n")
+    else:
+        depth = ", ".join(f"{kind} {rating.depth[kind]}" for kind in KINDS if rating.depth[kind])
+        verdict = (
+            "deduction solves it" if rating.solved else f"deduction stops with {rating.open_cells} cells open"
+        )
+        out.write(
+            f"{name}: {outcome.puzzle.size}, difficulty {rating.difficulty:.1f} ({rating.band}); "
+            f"{verdict}; layers: {depth or 'none'}; widest layer {rating.width} moves\n"
+        )
+        if steps:
+            for number, step in enumerate(rating.steps, 1):
+                reasons = _reasons(step)
+                extra = len(reasons) - 1
+                more = f" (and {extra} more reason{'s' if extra > 1 else ''})" if extra else ""
+                out.write(f"  {number:3}. {step.kind}, {len(step.moves)} moves: {reasons[0]}{more}\n")
 
 
 def _reasons(step) -> list[str]:

@@ -9,23 +9,22 @@ lines, walls, warps and each cell's centre in pixels; here that becomes a Puzzle
 from __future__ import annotations
 
 import logging
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from flowbot.act.plan import PointerSettings, draw_strokes, plan_strokes
+from flowbot.act.guard import BoardGoneError
+from flowbot.act.plan import PointerSettings, plan_strokes
 from flowbot.act.pointer import Pointer
-from flowbot.capture.controls import says_won
-from flowbot.capture.ocr import read_words
 from flowbot.capture.screen import Region, Screen
 from flowbot.cellmap import CentreMap
 from flowbot.errors import CaptureError, PuzzleError
-from flowbot.live.loop import MISREAD_LOOKS, POLL, LiveLoop
-from flowbot.live.report import AutoClearError, LevelResult, Report, Timing
+from flowbot.live.level import LevelRun, timed_plan
+from flowbot.live.loop import LiveLoop
+from flowbot.live.report import AutoClearError, Evidence, LevelResult, Report
 from flowbot.live.scene import Scene
-from flowbot.model import Puzzle, Solution, Source
-from flowbot.solve.sat import solve
+from flowbot.model import Puzzle, Source
+from flowbot.solve.sat import SolveResult, solve
 
 log = logging.getLogger(__name__)
 
@@ -87,85 +86,61 @@ class VariantClear(LiveLoop):
         """A board of any kind, read from a frame."""
         return read_sister(pixels)
 
-    def solvable(self, puzzle: Puzzle) -> bool:  # type: ignore[override]
-        """True when a board read has a solution found within two seconds."""
-        return solve(puzzle, timeout=2).solution is not None
+    def solve_board(self, puzzle: Puzzle, timeout: float) -> SolveResult:
+        """The board solved by flowbot's SAT solver."""
+        return solve(puzzle, timeout=timeout)
 
     def play_level(self, number: int, scene: Scene, report: Report) -> LevelResult:
         """Solve, draw and verify one level (drawn once more if the game did not take it)."""
-        started = time.perf_counter()
-        scene, solution = self._solved(number, scene, report)
-        solve_ms = (time.perf_counter() - started) * 1000
-        puzzle = scene.reading.puzzle
-        geometry = scene.geometry
-        self.fence(geometry, scene.frame, puzzle)
-        self.begin_drawing(scene)
-        settings = self.settings
-        started = time.perf_counter()
-        strokes = plan_strokes(solution, geometry, settings)
-        plan_ms = (time.perf_counter() - started) * 1000
-        draw_s = verify_ms = 0.0
-        for attempt in range(DRAWS):
-            started = time.perf_counter()
-            if not self.dry_run:
-                draw_strokes(self.pointer, strokes, settings, lambda: self.stop_requested, self.clock.sleep)
-            draw_s += time.perf_counter() - started
-            if self.stop_requested:
-                raise AutoClearError("interrupted (Ctrl-C)")
-            timing = Timing(scene.capture_ms, scene.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
-            if self.dry_run:
-                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing)
-            started = time.perf_counter()
-            won_by = self.taken(scene)
-            verify_ms += (time.perf_counter() - started) * 1000
-            timing = Timing(scene.capture_ms, scene.read_ms, solve_ms, plan_ms, draw_s, verify_ms)
-            if won_by is not None:
-                return LevelResult(number, puzzle.size, len(puzzle.colors), True, attempt, timing, won_by)
-            log.info("level %d (%s): not taken; drawing it again", number, puzzle.kind)
-        self.save_failure(report, self.screen.grab(self.region), f"level-{number}-not-verified")
-        report.levels.append(LevelResult(number, puzzle.size, len(puzzle.colors), False, DRAWS - 1, timing))
-        raise AutoClearError(
-            f"level {number} ({puzzle.kind} {puzzle.size}) was drawn {DRAWS} times but the game did not "
-            "take it (no win dialog, message or new level)"
-        )
+        run = self.start_level(number, scene, report)
+        strokes = timed_plan(run, plan_strokes, run.solution, run.scene.geometry, self.settings)
+        return self.play_tries(run, SisterTries(self, strokes, self.settings), report)
 
-    def taken(self, scene: Scene) -> str | None:
-        """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or
-        a new level that was not there when the board was read; win words that were not, at the end
-        of it), None when nothing did. A dialog or words already showing before drawing are no win."""
-        deadline = self.clock.now() + self.verify_timeout
-        window = self.window_of(scene.geometry)
-        while True:
-            frame = self.screen.grab(self.look_region())
-            board = scene.geometry.shifted(-frame.left, -frame.top)
-            if self.new_dialog(frame, board, window, scene):
-                return "dialog"
-            try:
-                seen = self.read(frame.pixels)
-            except CaptureError:
-                seen = None
-            if seen is not None and seen.puzzle.to_rows() != scene.rows and self.solvable(seen.puzzle):
-                return "new level"  # the game went on by itself
-            if self.clock.now() > deadline:
-                break
-            self.clock.sleep(POLL)
-        if says_won(read_words(self.screen.grab(window).pixels), self.words_before(scene)):
-            return "message"
-        return None
-
-    def _solved(self, number: int, scene: Scene, report: Report) -> tuple[Scene, Solution]:
-        """Solve the board read, looking again a few times when it has no solution (a misread)."""
-        for _ in range(MISREAD_LOOKS + 1):
-            result = solve(scene.reading.puzzle, timeout=10)
-            if result.solution is not None:
-                return scene, result.solution
-            self.clock.sleep(0.3)
-            scene = self.wait_for_board(None, timeout=1.0) or scene
+    def misread(self, number: int, scene: Scene, result: SolveResult, report: Report) -> AutoClearError:
+        """The stop for a board that kept reading with no solution."""
         puzzle = scene.reading.puzzle
         self.save_failure(report, scene.frame, f"level-{number}-misread")
-        raise AutoClearError(
+        return AutoClearError(
             f"level {number}: the {puzzle.kind} board read as {puzzle.size} with {len(puzzle.colors)} "
             f"colours has {result.status} status, so it was most likely misread"
+        )
+
+
+@dataclass
+class SisterTries:
+    """A sister game's tries at one level: the same strokes again, judged by the game's word alone."""
+
+    loop: VariantClear
+    strokes: list
+    settings: PointerSettings
+    tap_first: set[int] = field(default_factory=set)
+
+    def more(self, attempt: int) -> bool:
+        """At most DRAWS tries."""
+        return attempt + 1 < DRAWS
+
+    def keeps_gone(self, attempt: int, error: BoardGoneError) -> bool:
+        """A board gone under a stroke stops the run."""
+        return False
+
+    def judge(self, run: LevelRun, gone: BoardGoneError | None) -> Evidence:
+        """The game's word, new since drawing began (a dialog, a new level, win words)."""
+        return Evidence(self.loop.game_word(run.scene))
+
+    def after_miss(self, run: LevelRun, evidence: Evidence, gone: BoardGoneError | None) -> str | None:
+        """The same strokes again."""
+        log.info("level %d (%s): not taken; drawing it again", run.number, run.puzzle.kind)
+        return None
+
+    def won(self, run: LevelRun) -> None:
+        """Nothing to keep."""
+
+    def failed(self, run: LevelRun, evidence: Evidence) -> tuple[str, str]:
+        """The stop: drawn DRAWS times, no word from the game."""
+        puzzle = run.puzzle
+        return "", (
+            f"level {run.number} ({puzzle.kind} {puzzle.size}) was drawn {DRAWS} times but the game did not "
+            "take it (no win dialog, message or new level)"
         )
 
 

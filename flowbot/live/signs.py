@@ -1,0 +1,160 @@
+"""The game's win signals, new since the level's drawing began: a dialog whose button says to move
+on, a new move-on button, win words, counters that say the level is not taken, the end screen. Each
+is judged against the screen the level was read from: what showed before drawing is no evidence."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from flowbot.capture.controls import (
+    Control,
+    is_forbidden,
+    label_score,
+    new_move_on_buttons,
+    says_won,
+)
+from flowbot.capture.ocr import Word, read_words, read_words_in_bands, text_bands
+from flowbot.capture.screen import Frame, Region
+from flowbot.cellmap import CellMap
+from flowbot.errors import CaptureError
+from flowbot.live.controls import cut, dialog_button, label_on, remember
+from flowbot.live.counters import counters_against
+from flowbot.live.game_over import game_over_message
+from flowbot.live.observer import POLL
+from flowbot.live.scene import Scene
+from flowbot.live.watch import until_past
+
+log = logging.getLogger(__name__)
+
+
+class WinSigns:
+    """The win signals a game gives (a role of LiveLoop: it keeps the baseline's reads, `_dialog_*`,
+    `_before_words`, `_before_bands`, `_other_dialog`, against `_before_drawing`)."""
+
+    def new_dialog(self, frame: Frame, board: CellMap, window: Region | None, scene: Scene) -> bool:
+        """True when a Flow-style dialog button shows on the frame (over the board or in the game's
+        window), did not on the frame the board was read from (a "Next Level" always showing beside
+        the board is no win), and its label says to move on (an outline of grid cells, changed by the
+        pipes drawn in it, is no dialog)."""
+        button = dialog_button(frame, board, window)
+        if button is None:
+            return False
+        if self._dialog_before is None or self._dialog_before[0] is not scene.frame:
+            was = scene.frame
+            showed = dialog_button(was, scene.reading.geometry, window) is not None
+            self._dialog_before = (was, showed)
+        if self._dialog_before[1]:
+            return False
+        box = (button.left, button.top, button.width, button.height)
+        if self._dialog_moves_on is None or self._dialog_moves_on[0] != box:
+            # The control that moved on last time, showing where it was, needs no reading (OCR, which
+            # a dialog that closes by itself may not wait for).
+            if self.control is not None and self.control.shows_in(frame):
+                moves_on = True
+            else:
+                label = label_on(frame.pixels, button)
+                moves_on = bool(label_score(label)) and not is_forbidden(label)
+                if moves_on:
+                    self._dialog_control = remember(frame, Control(*box, label, "flow-button"))
+            self._dialog_moves_on = (box, moves_on)
+        if not self._dialog_moves_on[1] and self._other_dialog is None:
+            self._other_dialog = (frame, False)
+        return self._dialog_moves_on[1]
+
+    def dialog_says_won(self, window: Region | None, scene: Scene) -> bool:
+        """True when a dialog new since drawing, whose button does not say to move on (a pack's last
+        level offers "restart pack"), has win words ("Level complete") that were not there before: read
+        once, on the very frame it showed on, as a dialog may close by itself before a later look."""
+        if self._other_dialog is None or self._other_dialog[1]:
+            return False
+        frame = self._other_dialog[0]
+        self._other_dialog = (frame, True)
+        shown = cut(frame, window or Region(frame.left, frame.top, *frame.pixels.shape[1::-1]))
+        return self.says_won(shown, read_words(shown), scene)
+
+    def new_button(self, scene: Scene, window: Region | None) -> bool:
+        """True when the game's window shows a push button labelled to move on ("Next Level") that
+        was not there when the board was read (a look with OCR, taken once per verdict)."""
+        frame = self.screen.grab(window)
+        before = cut(scene.frame, window or Region(frame.left, frame.top, *frame.pixels.shape[1::-1]))
+        if before.shape != frame.pixels.shape:
+            return False  # the board was read from a part of the screen not holding the window
+        board = scene.geometry.shifted(-frame.left, -frame.top)
+        found = new_move_on_buttons(frame.pixels, before, board)
+        if found:
+            log.info("a new button %r showed after drawing", found[0].label)
+        return bool(found)
+
+    def says_won(
+        self, shown: np.ndarray, words: list[Word], scene: Scene, board: CellMap | None = None
+    ) -> bool:
+        """True when the game's window (`shown`, its `words` read whole) has win words it did not have
+        before the level was drawn; when the whole read has none, each band of text is read on its
+        own and compared with the window before, read the same way (a big stylised "YOU WIN!" reads
+        only so)."""
+        if says_won(words, self.words_before(scene, board)):
+            return True
+        if not text_bands(shown):
+            return False
+        if self._before_bands is None or self._before_bands[0] is not scene.frame:
+            window = self.window_of(board or scene.geometry)
+            self._before_bands = (scene.frame, read_words_in_bands(cut(scene.frame, window)))
+        return says_won(read_words_in_bands(shown), self._before_bands[1])
+
+    def counters_against(self, shown: np.ndarray, words: list[Word], board: CellMap) -> list[str]:
+        """The game's counters that say the level just drawn is not taken ("flows 4/5", "pipe 95%"),
+        in the game's window (`shown`, its `words` read whole) read whole and band by band (a small
+        counter line beside a bright board reads only so), against the same reads of the window
+        before the level's first stroke. Reads repeat no OCR of a picture read lately."""
+        before = self._before_drawing
+        if before is None:
+            return []
+        was = cut(before, self.window_of(board))
+        earlier = [*read_words(was), *read_words_in_bands(was)]
+        return counters_against(earlier, [*words, *read_words_in_bands(shown)])
+
+    def words_before(self, scene: Scene, board: CellMap | None = None) -> list[Word]:
+        """The words in the game's window before the level was drawn (read once per level, and only
+        when a win message is looked for): what already showed then (a counter such as "solved 6")
+        is not a win."""
+        if self._before_words is None or self._before_words[0] is not scene.frame:
+            window = self.window_of(board or scene.geometry)
+            self._before_words = (scene.frame, read_words(cut(scene.frame, window)))
+        return self._before_words[1]
+
+    def game_word(self, scene: Scene) -> str | None:
+        """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or
+        a new level that was not there when the board was read; win words that were not, at the end
+        of it), None when nothing did. A dialog or words already showing before drawing are no win."""
+        window = self.window_of(scene.geometry)
+
+        def look() -> str | None:
+            """One look for a new dialog or a new level."""
+            frame = self.screen.grab(self.look_region())
+            board = scene.geometry.shifted(-frame.left, -frame.top)
+            if self.new_dialog(frame, board, window, scene):
+                return "dialog"
+            try:
+                seen = self.read(frame.pixels)
+            except CaptureError:
+                return None
+            if seen.puzzle.to_rows() != scene.rows and self.solvable(seen.puzzle):
+                return "new level"  # the game went on by itself
+            return None
+
+        found = until_past(self.clock, self.verify_timeout, look, POLL)
+        if found is not None:
+            return found
+        if says_won(read_words(self.screen.grab(window).pixels), self.words_before(scene)):
+            return "message"
+        return None
+
+    def game_over(self, board: CellMap | None) -> str | None:
+        """What the game's end screen says (a time trial's "Time's up!"), when one shows, in words: a
+        look (OCR) taken only when a level could not be played on."""
+        window = self.window_of(board) if board is not None else self.region
+        frame = self.screen.grab(window)
+        message = game_over_message(read_words(frame.pixels))
+        return None if message is None else f"the game is over: {message}"

@@ -1,0 +1,179 @@
+"""Classic Flow's tries at one level, as the engine's level asks for them (flowbot.live.level.Tries):
+which strokes to draw, how long to look for the game's word after each try, and what to draw again
+when the game did not take the level: only the flows with a cell or join not shown (pressing a dot
+restarts its flow), on a slower rung when the tuner says so, each from the dot it was not started
+from; and when every flow shows joined but the game said nothing, one flow a try, the last drawn
+first (a game may have missed one release, which the picture does not show)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from flowbot.act.guard import STOPPED, BoardAnsweredError, BoardGoneError
+from flowbot.act.plan import PointerSettings, plan_strokes
+from flowbot.act.tuning import PROBE_TIMEOUT
+from flowbot.live.counters import done_count
+from flowbot.live.level import LevelRun, timed_plan
+from flowbot.live.report import AutoClearError, Evidence, GameOver, not_shown, unconfirmed_reason
+from flowbot.model import Cell, Geometry
+from flowbot.modes.flow_verdict import Baseline
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class FlowTries:
+    """The tries at one classic Flow level (see the module's docstring)."""
+
+    loop: Any  # the AutoClear playing the level
+    baseline: Baseline
+    strokes: list
+    settings: PointerSettings
+    attempts: int  # tries allowed so far (grows while tries do no worse, see after_miss)
+    most: int  # tries allowed at most
+    first: int  # the tries allowed at the start
+    suspects: list[int]  # after an unconfirmed look: the flows to draw again, one a try, first first
+    last_look: tuple[np.ndarray, Geometry]  # the board before the last try
+    was_broken: int  # flows broken after the try before
+    held: int | None = None  # the game's count of flows it holds after the last try
+    starts: dict[int, Cell] = field(default_factory=dict)  # the cell each flow's last stroke began on
+    tap_first: set[int] = field(default_factory=set)  # flows whose last stroke left every cell as it was
+    probing: bool = False  # the last try was judged with the tuner's short look
+
+    @classmethod
+    def start(cls, loop: Any, run: LevelRun) -> FlowTries:
+        """The first try at a level just started: every flow, at the settings in use. Two tries at
+        those settings; with self-tuning, one more per slower rung left; and one more after each try
+        that left no more flows broken than the one before (a game losing some input gets there by
+        redrawing what it lost), at most one per flow."""
+        settings = loop.tuner.settings if loop.tuner is not None else loop.settings
+        scene, solution = run.scene, run.solution
+        strokes = timed_plan(run, plan_strokes, solution, scene.geometry, settings)
+        baseline = Baseline.of(scene, solution)
+        attempts = 2 + (loop.tuner.steps_left() if loop.tuner is not None else 0)
+        flows = len(solution.paths)
+        suspects = [stroke.color for stroke in reversed(strokes)]
+        tries = cls(loop, baseline, strokes, settings, attempts, attempts + flows, attempts, suspects,
+                    baseline.undrawn, flows + 1)  # fmt: skip
+        tries.starts.update({stroke.color: stroke.cells[0] for stroke in strokes})
+        return tries
+
+    def more(self, attempt: int) -> bool:
+        """True while tries are left after try `attempt`."""
+        return attempt + 1 < self.attempts
+
+    def keeps_gone(self, attempt: int, error: BoardGoneError) -> bool:
+        """Before a retry the board may have changed because the game took the level late (its win
+        dialog now covers the board), and a board changed in place in a window that did not move is
+        the game's answer (a win screen, the next level): the win is looked for once more."""
+        return attempt > 0 or isinstance(error, BoardAnsweredError)
+
+    def judge(self, run: LevelRun, gone: BoardGoneError | None) -> Evidence:
+        """The verdict on the try just drawn. A fast try gets a short look, and no OCR while its level
+        still shows; a board changed under a retry gets the game's own word, in full."""
+        tuner = self.loop.tuner
+        self.probing = tuner is not None and tuner.probing and gone is None
+        look = PROBE_TIMEOUT if self.probing else None
+        return self.loop.verdict(
+            run.scene, run.solution, self.baseline, look, words=not self.probing, starts=self.starts
+        )
+
+    def after_miss(self, run: LevelRun, evidence: Evidence, gone: BoardGoneError | None) -> str | None:
+        """After a try the game did not take: stop when the board went, else plan the next try; a
+        `won_by` when the level gave way to the game's win words after a fast try."""
+        loop, number = self.loop, run.number
+        if isinstance(gone, BoardAnsweredError):
+            over = loop.game_over(run.scene.geometry)  # the board gave way to the end screen ("Time's up!")
+            if over is not None:
+                raise GameOver(over)
+            raise AutoClearError(
+                f"level {number} ({run.puzzle.size}): {gone.args[0].removesuffix('; ' + STOPPED)}, but "
+                "no new level, dialog or win words could be read there; nothing more was pressed"
+            )
+        if gone is not None:
+            raise gone
+        missing = {*evidence.cells, *(cell for join in evidence.joins for cell in join)}
+        log.info(
+            "level %d: %d cell(s), %d join(s) not shown; drawing it again",
+            number, len(evidence.cells), len(evidence.joins),
+        )  # fmt: skip
+        moved = loop.found_again(run.scene)
+        if moved is None and loop.level_gone(run.scene, self.baseline, self.probing):
+            return "message"
+        if loop.tuner is not None and loop.tuner.dropped():
+            self.settings = loop.tuner.settings  # too fast for this game: one rung slower
+            log.info("level %d: drawing slower: %s", number, loop.tuner.rung.name)
+        if moved is not None and moved.geometry != run.scene.geometry:
+            run.scene = moved  # the board moved (a banner, a resize): draw where it is now
+            loop.fence(moved.geometry, moved.frame, run.puzzle)
+        broken = {color for color, path in enumerate(run.solution.paths) if set(path) & missing}
+        self.next_strokes(run, evidence, broken)
+        return None
+
+    def next_strokes(self, run: LevelRun, evidence: Evidence, broken: set[int]) -> None:
+        """Plan the next try: only the flows with a cell or join not shown (a level whose last flow is
+        fixed is won at once), each from the dot it was not started from (a game may pick a half-drawn
+        pipe up at the dot it was started from); after an unconfirmed look, one flow."""
+        loop, solution = self.loop, run.solution
+        drawn = {stroke.color for stroke in self.strokes}
+        untouched, self.last_look = loop.untouched(run.scene, solution, self.last_look)
+        # While tuning, a drag the game showed nothing of was too fast (a jump it does not fill): the
+        # next try is slower, and a tap would only cost time (a time trial's).
+        tuning = loop.tuner is not None and loop.tuner.probing
+        self.tap_first = set() if tuning else untouched & broken & drawn
+        if evidence.against:
+            # The game's counters say flows are missing though every one shows joined: it lost
+            # releases, and may lose a redraw's too: three times round the flows, one a try.
+            self.most = max(self.most, self.first + 3 * len(solution.paths))
+        if len(broken) <= self.was_broken and run.attempt + 1 == self.attempts:
+            self.attempts = min(self.most, self.attempts + 1)
+        # A look that found every flow joined but unconfirmed has one flow drawn again: that try is
+        # measured against one flow broken, so that losing the redraw too (a game starved of CPU loses
+        # input in bursts) still earns the next try.
+        self.was_broken = 1 if evidence.unconfirmed else len(broken)
+        avoid = {stroke.color: stroke.cells[0] for stroke in self.strokes}
+        planned = plan_strokes(solution, run.scene.geometry, self.settings, avoid=avoid)
+        if evidence.unconfirmed:
+            # Every flow shows joined, and the game said nothing: drawing them all again would risk
+            # losing as many, so one flow a try, the last drawn first, then back through the others.
+            self.held = next_suspect(self.suspects, self.strokes, self.held, done_count(evidence.against))
+            self.strokes = [stroke for stroke in planned if stroke.color == self.suspects[0]]
+        else:
+            self.strokes = [stroke for stroke in planned if stroke.color in broken] or planned
+        self.starts.update({stroke.color: stroke.cells[0] for stroke in self.strokes})
+
+    def won(self, run: LevelRun) -> None:
+        """Keep the level won, to tell it (misread under a dialog) from the next one."""
+        self.loop.keep_won(run.scene, run.solution, self.baseline.centres)
+
+    def failed(self, run: LevelRun, evidence: Evidence) -> tuple[str, str]:
+        """Why the level did not count, and the stop."""
+        why = unconfirmed_reason(evidence) if evidence.unconfirmed else ""
+        times = "twice" if run.attempt == 1 else f"{run.attempt + 1} times"
+        message = (
+            f"level {run.number} ({run.puzzle.size}) was drawn {times} but the game did not take it: "
+            f"{not_shown(evidence)}"
+        )
+        return why, message
+
+
+def next_suspect(suspects: list[int], drawn: list, held: int | None, now_held: int | None) -> int | None:
+    """Reorder `suspects` (the flows to draw again, one a try, first first) after a look found every
+    flow joined but the game gave no sign, and return the game's count of flows it holds now.
+
+    A lone flow just drawn again (`drawn`) is judged by the game's counter where it has one: a count
+    that rose says the game took it (no suspect any more), one that fell says it lost its release this
+    time (drawn again at once); with no count, or none changed, it goes to the back."""
+    if len(drawn) == 1 and drawn[0].color in suspects:
+        flow = drawn[0].color
+        suspects.remove(flow)
+        counted = None not in (held, now_held)
+        if counted and now_held < held:
+            suspects.insert(0, flow)
+        elif not (counted and now_held > held) or not suspects:
+            suspects.append(flow)
+    return now_held
