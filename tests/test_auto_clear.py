@@ -8,7 +8,9 @@ import pytest
 
 from flowbot.act.plan import PointerSettings
 from flowbot.generate.levels import make_level
+from flowbot.live.baseline import Baseline
 from flowbot.live.clock import ManualClock
+from flowbot.live.scene import Scene
 from flowbot.modes.auto_clear import AutoClear
 from tests.simulated_game import SimulatedGame
 
@@ -189,7 +191,7 @@ def test_a_click_the_game_missed_is_given_again_while_its_window_shows_as_before
     # A "Next Level" that showed before the level was drawn is pressed once: a slow game could show
     # the next level after the check, and a second press would skip it.
     pointer.events.clear()
-    loop._before_drawing = screen.grab(None)
+    loop.baseline = Baseline(Scene(screen.grab(None), None))
     assert loop._press_controls(["A.A"], None) is None and presses() == 1
 
 
@@ -223,7 +225,9 @@ def test_words_read_on_the_won_board_are_never_pressed(
     loop = AutoClear(screen, pointer, FAST, None, 3, artifacts=tmp_path, clock=ManualClock())
     loop.wait_for_board = lambda previous, first=False, timeout=None: None
     loop.still_won = lambda frame: still_won
-    loop._before_drawing = screen.grab(None)  # the control showed before drawing: pressed once at most
+    loop.baseline = Baseline(
+        Scene(screen.grab(None), None)
+    )  # the control showed before drawing: pressed once at most
     board = Geometry(tuple(float(x) for x in range(20, 281, 52)), tuple(float(y) for y in range(20, 281, 52)))
     loop._press_controls(["A.A"], board)
     assert [kind for kind, _, _ in pointer.events].count("down") == presses

@@ -26,9 +26,10 @@ from flowbot.act.tuning import Tuner
 from flowbot.artifacts import default_folder
 from flowbot.capture.buttons import find_next_button
 from flowbot.capture.controls import is_forbidden, label_score, says_won
-from flowbot.capture.ocr import Word, read_words
+from flowbot.capture.ocr import read_words
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
+from flowbot.live.baseline import Baseline
 from flowbot.live.clock import Clock, SystemClock
 from flowbot.live.controls import RememberedControl, label_on
 from flowbot.live.level import MISREAD_LOOKS, LevelPlay
@@ -77,14 +78,13 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
     tuner: Tuner | None = None  # self-tuning of the pointer settings (None: always `settings`)
     _moved_on: bool = False  # the game showed a new level by itself right after the last one
     _dialog_seen: bool = False  # the last win showed a control (so the game will not move on alone)
-    _before_words: tuple[Frame, list[Word]] | None = None  # see words_before
-    _before_bands: tuple[Frame, list[Word]] | None = None  # the same, read band by band (see says_won)
-    _dialog_before: tuple[Frame, bool] | None = None  # see new_dialog
     _dialog_moves_on: tuple[tuple[int, int, int, int], bool] | None = None  # a dialog button's label says so
     # The button of the win dialog the verdict read, with its look: pressed first to move on, with no
     # second reading (a dialog that closes by itself may not wait for OCR twice).
     _dialog_control: RememberedControl | None = None
-    _before_drawing: Frame | None = None  # the screen the level was read from, before any stroke
+    # The level's screen before any stroke, frozen when its drawing began: every win signal and
+    # counter is judged against it (see live/baseline.py).
+    baseline: Baseline | None = None
     # The frame on which a dialog new since drawing showed with a button that does not say to move on
     # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
     _other_dialog: tuple[Frame, bool] | None = None
@@ -152,9 +152,9 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
         return result
 
     def begin_drawing(self, scene: Scene) -> None:
-        """Note the screen a level is drawn from: the win signals are looked for against it, and a
-        dialog read on an earlier level is not this level's."""
-        self._before_drawing = scene.frame
+        """Freeze the level's baseline, the screen it is drawn from: the win signals are looked for
+        against it, and a dialog read on an earlier level is not this level's."""
+        self.baseline = Baseline(scene)
         self._dialog_control = None
         self._other_dialog = None
 

@@ -39,7 +39,7 @@ SELF_ADVANCE_WAIT = 0.6
 
 class MoveOn:
     """Moving on from a won level (a role of LiveLoop: it reads `advance`, `control`, `_moved_on`,
-    `_dialog_seen`, `_dialog_control`, `_before_drawing`, and waits with `wait_for_board`)."""
+    `_dialog_seen`, `_dialog_control`, `baseline`, and waits with `wait_for_board`)."""
 
     def next_level(self, scene: Scene) -> Scene | None:
         """Move the game on from a won level and return the next level's board (None: none came,
@@ -138,8 +138,8 @@ class MoveOn:
         something changes the window, and stops every further press). Only a control that came with
         the win: one always shown ("Next Level" beside the board) could be pressed late on the next
         level, which a slow game shows after the check."""
-        before = self._before_drawing
-        if not presses.pressed or (before is not None and presses.pressed[0].shows_in(before)):
+        before = self.baseline
+        if not presses.pressed or (before is not None and presses.pressed[0].shows_in(before.frame)):
             return None
         again = presses.pressed[0]
         while len(presses.tried) < MAX_CONTROLS_TRIED + 1 and not self._changed_since(presses):

@@ -19,6 +19,7 @@ from flowbot.capture.ocr import Word, read_words, read_words_in_bands, text_band
 from flowbot.capture.screen import Frame, Region
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError
+from flowbot.live.baseline import Baseline
 from flowbot.live.controls import cut, dialog_button, label_on, remember
 from flowbot.live.counters import counters_against
 from flowbot.live.game_over import game_over_message
@@ -30,8 +31,15 @@ log = logging.getLogger(__name__)
 
 
 class WinSigns:
-    """The win signals a game gives (a role of LiveLoop: it keeps the baseline's reads, `_dialog_*`,
-    `_before_words`, `_before_bands`, `_other_dialog`, against `_before_drawing`)."""
+    """The win signals a game gives (a role of LiveLoop: it judges them against `baseline`, the level's
+    screen frozen when its drawing began, and keeps `_dialog_*` and `_other_dialog`)."""
+
+    def baseline_of(self, scene: Scene) -> Baseline:
+        """The baseline a level's signals are judged against: the one frozen when its drawing began
+        (begin_drawing), or, asked before drawing, the scene itself."""
+        if self.baseline is None:
+            self.baseline = Baseline(scene)
+        return self.baseline
 
     def new_dialog(self, frame: Frame, board: CellMap, window: Region | None, scene: Scene) -> bool:
         """True when a Flow-style dialog button shows on the frame (over the board or in the game's
@@ -41,11 +49,12 @@ class WinSigns:
         button = dialog_button(frame, board, window)
         if button is None:
             return False
-        if self._dialog_before is None or self._dialog_before[0] is not scene.frame:
-            was = scene.frame
-            showed = dialog_button(was, scene.reading.geometry, window) is not None
-            self._dialog_before = (was, showed)
-        if self._dialog_before[1]:
+        baseline = self.baseline_of(scene)
+        if baseline.dialog is None:
+            baseline.dialog = (
+                dialog_button(baseline.frame, baseline.scene.reading.geometry, window) is not None
+            )
+        if baseline.dialog:
             return False
         box = (button.left, button.top, button.width, button.height)
         if self._dialog_moves_on is None or self._dialog_moves_on[0] != box:
@@ -98,31 +107,35 @@ class WinSigns:
             return True
         if not text_bands(shown):
             return False
-        if self._before_bands is None or self._before_bands[0] is not scene.frame:
-            window = self.window_of(board or scene.geometry)
-            self._before_bands = (scene.frame, read_words_in_bands(cut(scene.frame, window)))
-        return says_won(read_words_in_bands(shown), self._before_bands[1])
+        return says_won(read_words_in_bands(shown), self.bands_before(scene, board))
 
     def counters_against(self, shown: np.ndarray, words: list[Word], board: CellMap) -> list[str]:
         """The game's counters that say the level just drawn is not taken ("flows 4/5", "pipe 95%"),
         in the game's window (`shown`, its `words` read whole) read whole and band by band (a small
         counter line beside a bright board reads only so), against the same reads of the window
         before the level's first stroke. Reads repeat no OCR of a picture read lately."""
-        before = self._before_drawing
-        if before is None:
+        if self.baseline is None:
             return []
-        was = cut(before, self.window_of(board))
-        earlier = [*read_words(was), *read_words_in_bands(was)]
+        scene = self.baseline.scene
+        earlier = [*self.words_before(scene, board), *self.bands_before(scene, board)]
         return counters_against(earlier, [*words, *read_words_in_bands(shown)])
 
     def words_before(self, scene: Scene, board: CellMap | None = None) -> list[Word]:
         """The words in the game's window before the level was drawn (read once per level, and only
         when a win message is looked for): what already showed then (a counter such as "solved 6")
         is not a win."""
-        if self._before_words is None or self._before_words[0] is not scene.frame:
+        baseline = self.baseline_of(scene)
+        if baseline.words is None:
+            baseline.words = read_words(cut(baseline.frame, self.window_of(board or scene.geometry)))
+        return baseline.words
+
+    def bands_before(self, scene: Scene, board: CellMap | None = None) -> list[Word]:
+        """The same words, read band by band of text (see says_won), once per level."""
+        baseline = self.baseline_of(scene)
+        if baseline.bands is None:
             window = self.window_of(board or scene.geometry)
-            self._before_words = (scene.frame, read_words(cut(scene.frame, window)))
-        return self._before_words[1]
+            baseline.bands = read_words_in_bands(cut(baseline.frame, window))
+        return baseline.bands
 
     def game_word(self, scene: Scene) -> str | None:
         """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or

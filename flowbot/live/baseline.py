@@ -1,0 +1,28 @@
+"""The baseline of a level: the screen it is drawn from, frozen when its drawing begins. Every win
+signal and every counter of the game is judged against it (a dialog, a button, win words or a count
+that showed then is no evidence), and what is read on it is read once, when first asked: OCR costs
+a few hundred milliseconds, and most levels are confirmed by a new level or a dialog first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flowbot.capture.ocr import Word
+from flowbot.capture.screen import Frame
+from flowbot.live.scene import Scene
+
+
+@dataclass
+class Baseline:
+    """A level's screen before its first stroke (the scene it was read from), with the reads made on
+    it so far (None: not read yet)."""
+
+    scene: Scene
+    words: list[Word] | None = None  # the game's window read whole
+    bands: list[Word] | None = None  # the same, band by band of text
+    dialog: bool | None = None  # a Flow-style dialog's button showed on it
+
+    @property
+    def frame(self) -> Frame:
+        """The frame the level was read from."""
+        return self.scene.frame
