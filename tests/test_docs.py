@@ -301,6 +301,7 @@ def test_game_results_keys_are_listed():
     lines = [LevelResult(1, ("AB", "AB"), True, 2, 1.5).to_json()]
     lines.append(LevelResult(2, ("A.A",), False, 0, 0.5, "hexes").to_json())
     lines.append(LevelResult(3, ("AB", "AB"), False, 0, 0.5, left_by="skip arrow >").to_json())
+    lines.append(LevelResult(4, ("A..A",), True, 1, 0.5, "shapes", shape="ring", links=((0, 1),)).to_json())
     assert_keys("game", [json.loads(line) for line in lines])
 
 

@@ -3,6 +3,7 @@
     .venv/bin/python -m flowbot.game [--pack NAME | --folder DIR] [--results FILE] [--size WxH]
     .venv/bin/python -m flowbot.game --time-trial SECONDS --board RxC [--seed S] [--variant V]
     .venv/bin/python -m flowbot.game --variant bridges|hexes|warps [--board RxC] [--seed S] [--levels N]
+    .venv/bin/python -m flowbot.game --variant shapes [--shape KIND] [--seed S] [--levels N | --time-trial S]
 
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
@@ -39,6 +40,8 @@ from flowbot.game.trial import (
     board_size,
     fresh_seed,
     generated,
+    generated_shapes,
+    shapes_trial_spec,
     trial_spec,
 )
 from flowbot.generate.variants import VARIANTS
@@ -47,6 +50,7 @@ from flowbot.numbermatch.errors import NumberMatchInputError
 from flowbot.numbermatch.game import STARTS
 from flowbot.numbermatch.rules import Rules, parse_rules
 from flowbot.palette import PALETTES
+from flowbot.shapes.kinds import SHAPES
 
 READY = "game ready"
 HIDDEN_DRIVERS = ("offscreen", "dummy")
@@ -56,6 +60,8 @@ MIN_BOARD_PX = 60
 ADDS_RANGE = Range(True, 0, 9)  # the badge shows one digit
 VARIANT_BOARD = "7x7"  # a sister game's levels without --board
 VARIANT_LEVELS = 10
+SHAPES_VARIANT = "shapes"  # Flow Free: Shapes boards, one kind of board per game (--shape)
+DEFAULT_SHAPE = "cube"
 
 __all__ = ["READY", "Variant", "build_parser", "main", "run_game", "variant_from"]
 
@@ -91,9 +97,7 @@ def run_game(
     """
     variant = variant or Variant()
     # The trial's first level is made before anything opens, so a bad size fails first.
-    maker = (
-        None if trial is None else LevelMaker(generated(trial.rows, trial.cols, trial.seed, trial.variant))
-    )
+    maker = None if trial is None else LevelMaker(trial.maker())
     try:
         sink = ResultsFile(results) if results is not None else None
         report = None if sink is None else sink.write
@@ -279,8 +283,14 @@ def build_parser() -> argparse.ArgumentParser:
     sister = parser.add_argument_group("Flow's sister games (generated levels)")
     sister.add_argument(
         "--variant",
-        choices=VARIANTS,
-        help="generated Bridges, Hexes or Warps levels (with --board, --seed, --levels, or a time trial)",
+        choices=(*VARIANTS, SHAPES_VARIANT),
+        help="generated Bridges, Hexes, Warps or Shapes levels (with --board, --seed, --levels, or a time"
+        " trial; Shapes boards take --shape, not --board)",
+    )
+    sister.add_argument(
+        "--shape",
+        choices=SHAPES,
+        help=f"with --variant shapes: the board, {', '.join(SHAPES)} (default {DEFAULT_SHAPE})",
     )
     sister.add_argument(
         "--levels",
@@ -415,6 +425,8 @@ def trial_from(args: argparse.Namespace) -> TrialSpec | None:
         return None
     if args.pack is not None or args.folder is not None:
         raise UsageError("a time trial plays generated levels: leave out --pack and --folder")
+    if args.variant == SHAPES_VARIANT:
+        return shapes_trial_spec(args.time_trial, args.shape or DEFAULT_SHAPE, args.seed)
     return trial_spec(args.time_trial, args.board, args.seed, args.variant)
 
 
@@ -424,9 +436,22 @@ def levels_for(args: argparse.Namespace) -> list[Puzzle]:
         return levels_from(args.pack, args.folder)
     if args.pack is not None or args.folder is not None:
         raise UsageError("--variant plays generated levels: leave out --pack and --folder")
-    rows, cols = board_size(args.board or VARIANT_BOARD, args.variant)
-    make = generated(rows, cols, fresh_seed() if args.seed is None else args.seed, args.variant)
+    seed = fresh_seed() if args.seed is None else args.seed
+    if args.variant == SHAPES_VARIANT:
+        make = generated_shapes(args.shape or DEFAULT_SHAPE, seed)
+    else:
+        rows, cols = board_size(args.board or VARIANT_BOARD, args.variant)
+        make = generated(rows, cols, seed, args.variant)
     return [make(index) for index in range(args.levels)]
+
+
+def check_shape_options(args: argparse.Namespace) -> None:
+    """Refuse --shape without Shapes levels, and a size for them (it comes with the kind of board)."""
+    shapes = args.variant == SHAPES_VARIANT
+    if args.shape is not None and not shapes:
+        raise UsageError("--shape picks a Shapes board: add --variant shapes")
+    if shapes and args.board is not None:
+        raise UsageError("--board sizes a grid: a Shapes board's size comes with --shape")
 
 
 def _trial_faults(faults: FaultSpec) -> None:
@@ -487,6 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _numbermatch(args)
         if args.rules is not None:
             raise UsageError("--rules is for --numbermatch")
+        check_shape_options(args)
         trial = trial_from(args)
         levels = None if trial is not None else levels_for(args)
         faults = FaultSpec.of(args.fault, args.seed)

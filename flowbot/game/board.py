@@ -65,8 +65,8 @@ class GameBoard:
         straight = cell[0] == head[0] or cell[1] == head[1]
         if self.puzzle.linked(head, cell):
             self._step(cell)
-        elif self.interpolate and self.puzzle.hex_lower is None and straight:
-            self._walk(head, cell)  # rows and columns: square boards only
+        elif self.interpolate and self.puzzle.hex_lower is None and not self.puzzle.shape_links and straight:
+            self._walk(head, cell)  # rows and columns: square boards only (a Shapes board is one "row")
 
     def joins(self, cell: Cell | None) -> bool:
         """True when a drag onto `cell` would join the pipe being drawn to its far dot."""

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from flowbot.cellmap import GATE_DEPTH, SQRT3, CellMap, HexGeometry, WarpGates
 from flowbot.game.look import Look
+from flowbot.game.shapes import board_shape
 from flowbot.model import Geometry, Puzzle
+from flowbot.shapes.pixels import ShapeMap
 
 # Sizes below are for a 540x960 portrait window and scale with the window (the smaller ratio wins).
 REFERENCE = (540, 960)
@@ -92,7 +94,7 @@ class Layout:
     width: int
     height: int
     scale: float
-    geometry: Geometry | HexGeometry | WarpGates  # square, hexagons, or square with warp openings
+    geometry: Geometry | HexGeometry | WarpGates | ShapeMap  # square, hexagons, warps, or Shapes cells
     title_y: float
     hud: Box
     buttons: tuple[RoundButton, ...]
@@ -224,16 +226,23 @@ def _extent(rows: int, cols: int, puzzle: Puzzle | None) -> tuple[float, float, 
         return right - left, bottom - top, (-left, -top)
     if puzzle is not None and puzzle.warps:
         return cols + 2 * GATE_DEPTH, rows + 2 * GATE_DEPTH, (GATE_DEPTH, GATE_DEPTH)
+    shape = None if puzzle is None else board_shape(puzzle)
+    if shape is not None:
+        left, top, right, bottom = shape.bounds
+        return right - left, bottom - top, (-left, -top)
     return cols, rows, (0.0, 0.0)
 
 
 def _board_map(
     rows: int, cols: int, puzzle: Puzzle | None, left: float, top: float, cell: int
-) -> Geometry | HexGeometry | WarpGates:
+) -> Geometry | HexGeometry | WarpGates | ShapeMap:
     """The map between the board's cells and the window's pixels, its origin at (left, top)."""
     if puzzle is not None and puzzle.hex_lower is not None:
         radius = cell / SQRT3
         return HexGeometry(left, top, radius, rows, cols, puzzle.hex_lower, frozenset(puzzle.cells()))
+    shape = None if puzzle is None else board_shape(puzzle)
+    if shape is not None:  # a unit of the board's polygons is `cell` pixels
+        return ShapeMap(shape, left, top, cell)
     left, top = round(left), round(top)  # whole pixels: crisp grid lines
     geometry = Geometry(
         tuple(float(left + col * cell) for col in range(cols + 1)),

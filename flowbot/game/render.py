@@ -13,7 +13,8 @@ from flowbot.game.board import GameBoard
 from flowbot.game.layout import Box, Dialog, Layout, RoundButton, compute_layout
 from flowbot.game.look import DOT_RADIUS, RGB, TINT, Look, Theme
 from flowbot.lattice import wraps
-from flowbot.model import Cell
+from flowbot.model import Cell, Puzzle
+from flowbot.shapes.pixels import ShapeMap
 
 Point = tuple[float, float]
 
@@ -45,6 +46,12 @@ WARP_LIP = 0.3  # of a cell: how far a warp opening's walls reach out of the boa
 WARP_STUB_EDGE = 0.2  # of a cell: the outline kept at each end of a warp's opening
 WARP_STUB = 0.6  # of a cell: how far a pipe through a warp is drawn out of the board from a cell's centre
 WON = "You won!"
+# A Shapes board's outline: this share of a cell wide (and at least SHAPE_RIM_MIN pixels), in a
+# brighter shade of the cell borders' colour, as the game draws it; the Shapes reader tells the
+# outline from the borders by its width.
+SHAPE_RIM = 0.07
+SHAPE_RIM_MIN = 4
+SHAPE_DOT_ROOM = 0.92  # a dot reaches at most this share of the way from a cell's middle to its edge
 
 # Font heights in reference pixels (540x960 window); pygame's default font draws a little smaller.
 TITLE_FONT = 54
@@ -97,7 +104,7 @@ class Renderer:
         layout = self.layout(surface, board, dialog, won=won)
         surface.fill(self.theme.page_rgb)
         if layout.title_shown:
-            self._title(surface, layout, level, f"{puzzle.cols}x{puzzle.rows}")
+            self._title(surface, layout, level, size_text(puzzle))
         if layout.hud_shown:
             self._hud(surface, layout, board)
         if layout.header is not None:
@@ -127,6 +134,11 @@ class Renderer:
         """The board's own ground: a rounded panel without a grid, the board's colour on a light page."""
         theme = self.theme
         hexes = layout.geometry
+        if isinstance(hexes, ShapeMap):
+            if theme.board_rgb != theme.page_rgb:
+                for cell in board.puzzle.cells():
+                    pygame.draw.polygon(surface, theme.board_rgb, hexes.outline(cell))
+            return
         if isinstance(hexes, HexGeometry):
             if theme.board_rgb != theme.page_rgb:
                 for cell in board.puzzle.cells():
@@ -162,12 +174,18 @@ class Renderer:
                 if isinstance(geometry, HexGeometry):
                     pygame.draw.polygon(surface, tint, geometry.corners((row, col)))
                     continue
+                if isinstance(geometry, ShapeMap):
+                    pygame.draw.polygon(surface, tint, geometry.outline((row, col)))
+                    continue
                 x, y = geometry.xs[col], geometry.ys[row]
                 surface.fill(tint, pygame.Rect(x, y, geometry.xs[col + 1] - x, geometry.ys[row + 1] - y))
 
     def _grid(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw the four edges of every board cell; holes get none of their own, so only the outline shows."""
         puzzle = board.puzzle
+        if isinstance(layout.geometry, ShapeMap):
+            self._shape_grid(surface, layout.geometry, board)
+            return
         if isinstance(layout.geometry, HexGeometry):
             self._hex_grid(surface, layout.geometry, board)
         elif not self.theme.grid:
@@ -233,6 +251,27 @@ class Renderer:
         for cell in board.puzzle.cells():
             pygame.draw.polygon(surface, self.theme.line_rgb, geometry.corners(cell), LINE_WIDTH)
 
+    def _shape_grid(self, surface: pygame.Surface, geometry: ShapeMap, board: GameBoard) -> None:
+        """Every cell's polygon outlined thin, and the board's outline thick and brighter (a faint marker
+        in each empty cell instead, without a grid)."""
+        if not self.theme.grid:
+            taken = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
+            taken |= {cell for pair in board.puzzle.endpoints for cell in pair}
+            radius = min(5.0, max(1.5, MARKER_RADIUS * geometry.cell_size))
+            for cell in board.puzzle.cells():
+                if cell not in taken:
+                    pygame.draw.aacircle(surface, self.theme.marker_rgb, geometry.center(cell), radius)
+            return
+        for cell in board.puzzle.cells():
+            pygame.draw.polygon(surface, self.theme.line_rgb, geometry.outline(cell), LINE_WIDTH)
+        rim = _rim_rgb(self.theme)
+        width = max(SHAPE_RIM_MIN, round(SHAPE_RIM * geometry.cell_size))
+        for start, end in geometry.rims():
+            _thick_line(surface, rim, start, end, width)
+            # Round ends: the outline's pieces meet at angles without notches.
+            pygame.draw.circle(surface, rim, start, width / 2)
+            pygame.draw.circle(surface, rim, end, width / 2)
+
     def _bridge(self, surface: pygame.Surface, layout: Layout, cell: tuple[int, int]) -> None:
         """The game's bridge: two grey lines across the cell, each arched over the middle."""
         x, y = layout.geometry.center(cell)
@@ -283,6 +322,9 @@ class Renderer:
         geometry = layout.geometry
         width = max(2, round(layout.cell * PIPE_WIDTH))
         hexes = isinstance(geometry, HexGeometry)
+        if isinstance(geometry, ShapeMap):
+            self._shape_pipes(surface, geometry, board, width)
+            return
         over: list[tuple[RGB, Point, Point]] = []  # the flows going across bridges, drawn last
         for color, pipe in enumerate(board.pipes):
             if len(pipe) < 2:
@@ -311,6 +353,21 @@ class Renderer:
             surface.fill(self.theme.page_rgb, _segment(*start, *end, width + 2 * shade))
             surface.fill(rgb, _segment(*start, *end, width))
 
+    def _shape_pipes(self, surface: pygame.Surface, geometry: ShapeMap, board: GameBoard, width: int) -> None:
+        """Each pipe from cell middle to cell middle through the middle of the border between, with
+        round joints, so it bends with the board (along the curve on rings)."""
+        for color, pipe in enumerate(board.pipes):
+            if len(pipe) < 2:
+                continue
+            rgb = self.theme.rgb(board.puzzle, color)
+            points = [geometry.center(pipe[0])]
+            for a, b in pairwise(pipe):
+                points += [geometry.border_middle(a, b), geometry.center(b)]
+            for start, end in pairwise(points):
+                _thick_line(surface, rgb, start, end, width)
+            for point in points:
+                pygame.draw.aacircle(surface, rgb, point, width / 2)
+
     def _through_warp(
         self, surface: pygame.Surface, geometry: WarpGates, rgb: RGB, a: Cell, b: Cell, width: int
     ) -> None:
@@ -329,10 +386,13 @@ class Renderer:
     def _dots(self, surface: pygame.Surface, layout: Layout, board: GameBoard) -> None:
         """Draw every endpoint as a filled, antialiased disc 0.7 of a cell across, with its glyph if asked."""
         radius = self.theme.dot_radius * layout.cell
+        geometry = layout.geometry
         for color, pair in enumerate(board.puzzle.endpoints):
             rgb = self.theme.rgb(board.puzzle, color)
             for cell in pair:
-                centre = layout.geometry.center(cell)
+                centre = geometry.center(cell)
+                if isinstance(geometry, ShapeMap):  # a dot fills its cell, however small the cell
+                    radius = min(self.theme.dot_radius * layout.cell, SHAPE_DOT_ROOM * geometry.room(cell))
                 pygame.draw.aacircle(surface, rgb, centre, radius)
                 if self.theme.glyphs:
                     ink = BLACK if min(rgb) > 200 else WHITE  # white on a white dot would not show
@@ -364,7 +424,7 @@ class Renderer:
         band = layout.header
         assert band is not None
         puzzle = board.puzzle
-        text = f"level {level}  {puzzle.cols}x{puzzle.rows}  flows {board.connected}/{len(board.pipes)}"
+        text = f"level {level}  {size_text(puzzle)}  flows {board.connected}/{len(board.pipes)}"
         gap = max(1, round(0.06 * layout.cell))
         if not self.theme.grid:
             gap += _panel_pad(layout.cell)  # the words stay off the panel
@@ -516,6 +576,13 @@ def hud_texts(board: GameBoard) -> tuple[str, str, str]:
     return flows, f"moves: {board.moves}", f"pipe: {board.pipe_percent}%"
 
 
+def size_text(puzzle: Puzzle) -> str:
+    """The board's size as the title shows it: columns x rows, or a Shapes board's kind."""
+    if puzzle.kind == "shapes" and puzzle.source is not None and "shape" in puzzle.source.details:
+        return str(puzzle.source.details["shape"])
+    return f"{puzzle.cols}x{puzzle.rows}"
+
+
 def surface_to_bgr(surface: pygame.Surface) -> np.ndarray:
     """The pixels of a surface as a frame for `read_puzzle`.
 
@@ -576,6 +643,15 @@ def _thick_line(surface: pygame.Surface, rgb: RGB, start: Point, end: Point, wid
     nx, ny = (y1 - y2) / length * width / 2, (x2 - x1) / length * width / 2
     corners = [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
     pygame.draw.polygon(surface, rgb, corners)
+
+
+def _rim_rgb(theme: Theme) -> RGB:
+    """A Shapes board's outline: the cell borders' colour made stronger against the page (twice as
+    bright on the dark page, half as bright on the light one)."""
+    red, green, blue = theme.line_rgb
+    if theme.light:
+        return red // 2, green // 2, blue // 2
+    return min(255, 2 * red), min(255, 2 * green), min(255, 2 * blue)
 
 
 def _panel_pad(cell: float) -> int:

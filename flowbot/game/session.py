@@ -29,6 +29,8 @@ class LevelResult:
     seconds: float
     kind: str = "square"  # a sister game's board: 'bridges', 'hexes' or 'warps'
     left_by: str | None = None  # 'skip arrow >' or 'skip arrow <' when a skip arrow left the level
+    shape: str | None = None  # a Shapes level's kind of board ('cube', 'ring', ...)
+    links: tuple[tuple[int, int], ...] = ()  # a Shapes level's pairs of cells that share a border
 
     def to_json(self) -> str:
         """One line of the results file (a sister game's level also names its kind)."""
@@ -43,7 +45,19 @@ class LevelResult:
             record["kind"] = self.kind
         if self.left_by is not None:
             record["left_by"] = self.left_by
+        if self.shape is not None:  # its one row of letters says nothing of which cells are neighbours
+            record["shape"] = self.shape
+            record["links"] = [list(pair) for pair in self.links]
         return json.dumps(record)
+
+
+def _shape_of(puzzle: Puzzle) -> tuple[str | None, tuple[tuple[int, int], ...]]:
+    """A Shapes level's kind of board and its links as pairs of cell numbers; (None, ()) for a grid."""
+    if puzzle.kind != "shapes":
+        return None, ()
+    details = puzzle.source.details if puzzle.source is not None else {}
+    links = tuple(sorted((a[1], b[1]) for a, b in puzzle.shape_links))
+    return str(details.get("shape", "")) or None, links
 
 
 class JsonLine(Protocol):
@@ -216,6 +230,7 @@ class Session:
             self.clock() - self._started,
             board.puzzle.kind,
             self._left_by,
+            *_shape_of(board.puzzle),
         )
         if self.report is not None:
             self.report(result)

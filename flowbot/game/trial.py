@@ -30,7 +30,14 @@ class TrialSpec:
     rows: int
     cols: int
     seed: int
-    variant: str | None = None  # a sister game's levels: 'bridges', 'hexes' or 'warps'
+    variant: str | None = None  # a sister game's levels: 'bridges', 'hexes', 'warps' or 'shapes'
+    shape: str | None = None  # Shapes levels' board ('cube', 'ring', ...); rows and cols then unused
+
+    def maker(self) -> Callable[[int], Puzzle]:
+        """Level `index` of the trial: of its Shapes board, or of its size."""
+        if self.shape is not None:
+            return generated_shapes(self.shape, self.seed)
+        return generated(self.rows, self.cols, self.seed, self.variant)
 
 
 def trial_spec(seconds: float, board: str | None, seed: int | None, variant: str | None = None) -> TrialSpec:
@@ -43,6 +50,18 @@ def trial_spec(seconds: float, board: str | None, seed: int | None, variant: str
         raise UsageError("--time-trial needs --board RxC, e.g. --board 5x5")
     rows, cols = board_size(board, variant)
     return TrialSpec(seconds, rows, cols, fresh_seed() if seed is None else seed, variant)
+
+
+def shapes_trial_spec(seconds: float, shape: str, seed: int | None) -> TrialSpec:
+    """A time trial of Shapes levels on one kind of board; a fresh seed when none is given."""
+    from flowbot.shapes.kinds import shape_board
+
+    if not (0 < seconds <= MAX_SECONDS) or math.isnan(seconds):
+        raise UsageError(
+            f"--time-trial {seconds:g}: a trial lasts more than 0 and at most {MAX_SECONDS:g} seconds"
+        )
+    count = shape_board(shape).count
+    return TrialSpec(seconds, 1, count, fresh_seed() if seed is None else seed, "shapes", shape)
 
 
 def board_size(board: str, variant: str | None = None) -> tuple[int, int]:
@@ -80,6 +99,23 @@ def generated(rows: int, cols: int, seed: int, variant: str | None = None) -> Ca
             colors = default_variant_colors(rows, cols, rng)
             return make_variant_level(variant, rows, cols, colors, rng).puzzle
         return make_level(rows, cols, default_colors(rows, cols, rng), rng).puzzle
+
+    return make
+
+
+def generated_shapes(shape: str, seed: int) -> Callable[[int], Puzzle]:
+    """Level `index` of a seed on a Shapes board of one kind ('cube', 'ring', ...)."""
+    from flowbot.generate.variants import default_shape_colors, make_shape_level
+    from flowbot.modes.generate import level_rng
+    from flowbot.shapes.kinds import FEWEST_COLORS, shape_board
+
+    board = shape_board(shape)
+
+    def make(index: int) -> Puzzle:
+        """Generate one level."""
+        rng = level_rng(seed, index)
+        colors = max(FEWEST_COLORS.get(shape, 2), default_shape_colors(board.count, rng))
+        return make_shape_level(shape, board.count, board.links, colors, rng).puzzle
 
     return make
 

@@ -1,4 +1,4 @@
-"""Make Bridges, Hexes and Warps levels: lay flows over the board's graph, keep one-solution boards.
+"""Make Bridges, Hexes, Warps and Shapes levels: lay flows over the board's graph, keep one-solution boards.
 
 The board's graph has a node per cell, and two on a bridge (the flow going across and the flow going
 down). Flows are grown as in `lines.py`: random walks cover the graph, then end moves, merges and
@@ -7,8 +7,10 @@ splits reshape them (never letting a flow run alongside itself) until there are 
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from flowbot.errors import SolveError, UsageError
@@ -22,7 +24,7 @@ VARIANTS = ("bridges", "hexes", "warps")
 LABELS = "ABCDEFGHIJKLMNOP"
 MAX_ATTEMPTS = 200
 
-Node = tuple  # a cell (row, col), or (row, col, axis) on a bridge
+Node = tuple  # a cell (row, col), or (row, col, axis) on a bridge; (0, n) for a Shapes board's cell n
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,22 @@ def make_board(variant: str, rows: int, cols: int, rng: random.Random) -> Board:
         around[node_b].append(node_a)
     frozen = {node: tuple(linked) for node, linked in around.items()}
     return Board(variant, rows, cols, frozenset(bridges), frozenset(warps), missing, frozen)
+
+
+def shape_graph(count: int, links: Iterable[tuple[int, int]]) -> Board:
+    """A Shapes board's graph: cell n is the node (0, n), linked to the cells it shares a border with."""
+    around: dict[Node, list[Node]] = {(0, n): [] for n in range(count)}
+    for a, b in links:
+        around[(0, a)].append((0, b))
+        around[(0, b)].append((0, a))
+    frozen = {node: tuple(linked) for node, linked in around.items()}
+    return Board("shapes", 1, count, frozenset(), frozenset(), frozenset(), frozen)
+
+
+def default_shape_colors(count: int, rng: random.Random) -> int:
+    """A colour count typical of the game for a board of this many cells (as a square of as many)."""
+    side = max(4, round(math.sqrt(count)))
+    return default_colors(side, side, rng)
 
 
 # --- laying flows over the graph ---------------------------------------------------------------------
@@ -266,13 +284,17 @@ def to_puzzle(board: Board, paths: list[list[Node]]) -> tuple[Puzzle, Solution]:
         for node in (paths[index][0], paths[index][-1]):
             grid[node[0]][node[1]] = LABELS[rank]
     names = {LABELS[rank]: PALETTE[rank] for rank in range(len(ranked))}
-    puzzle = Puzzle.from_lines(
-        board.kind,
-        ["".join(line) for line in grid],
-        warps=board.warps,
-        names=names,
-        source=Source("generated"),
-    )
+    if board.kind == "shapes":
+        links = [(a[1], b[1]) for a, linked in board.around.items() for b in linked if a < b]
+        puzzle = Puzzle.from_shapes("".join(grid[0]), links, names, Source("generated"))
+    else:
+        puzzle = Puzzle.from_lines(
+            board.kind,
+            ["".join(line) for line in grid],
+            warps=board.warps,
+            names=names,
+            source=Source("generated"),
+        )
     cells = [[node[:2] for node in paths[index]] for index in ranked]
     # Each path runs from its colour's first dot (in reading order), as the solver gives them.
     oriented = tuple(tuple(path if path[0] < path[-1] else path[::-1]) for path in cells)
@@ -284,11 +306,37 @@ def make_variant_level(
 ) -> VariantLevel:
     """One level of a sister game with exactly one strict solution, confirmed by the checker."""
     check_variant_size(variant, rows, cols, colors)
+    what = f"{rows}x{cols} {variant} level"
+    return _unique_level(lambda: make_board(variant, rows, cols, rng), colors, rng, budget, what)
+
+
+def make_shape_level(
+    name: str,
+    count: int,
+    links: Iterable[tuple[int, int]],
+    colors: int,
+    rng: random.Random,
+    budget: float = 60.0,
+) -> VariantLevel:
+    """One level on a Shapes board of `count` cells (linked in `links` pairs) with exactly one strict
+    solution; its source names the shape, so the game knows which cells to draw."""
+    if not 2 <= colors <= min(len(LABELS), count // MIN_FLOW):
+        raise UsageError(f"{colors} colours on a {count}-cell {name} board: use 2 to {count // MIN_FLOW}")
+    board = shape_graph(count, links)
+    level = _unique_level(lambda: board, colors, rng, budget, f"{name} level")
+    puzzle = level.puzzle.with_source(Source("generated", details={"shape": name}))
+    return VariantLevel(puzzle, Solution(puzzle, level.solution.paths), level.attempts, level.seconds)
+
+
+def _unique_level(
+    new_board: Callable[[], Board], colors: int, rng: random.Random, budget: float, what: str
+) -> VariantLevel:
+    """Lay flows on fresh boards until a level has exactly one strict solution, confirmed by the checker."""
     started = time.perf_counter()
     for attempt in range(1, MAX_ATTEMPTS + 1):
         if time.perf_counter() - started > budget:
             break
-        board = make_board(variant, rows, cols, rng)
+        board = new_board()
         paths = cover(board, rng)
         if paths is None:
             continue
@@ -305,4 +353,4 @@ def make_variant_level(
         if problems:
             raise SolveError("generated solution fails the checker: " + "; ".join(problems))
         return VariantLevel(puzzle, solution, attempt, time.perf_counter() - started)
-    raise SolveError(f"no {rows}x{cols} {variant} level with {colors} colours and one solution in time")
+    raise SolveError(f"no {what} with {colors} colours and one solution in time")
