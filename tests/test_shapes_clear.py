@@ -84,3 +84,12 @@ def test_the_loop_reads_and_clears_the_bundled_games_shapes_boards(shape, tmp_pa
     # The game's own word: it took the first level (the second's result comes when the third shows).
     assert [result.solved for result in game.results] == [True]
     assert game.session.board.complete
+
+
+def test_a_frame_with_no_board_still_reads_as_none():
+    import numpy as np
+
+    from flowbot.errors import CaptureError
+
+    with pytest.raises(CaptureError):
+        read_sister(np.zeros((960, 540, 3), dtype=np.uint8))
