@@ -10,7 +10,6 @@ import pytest
 
 from flowbot.act.borders import ACROSS, BorderMap, plan_through_borders
 from flowbot.act.plan import PointerSettings, plan_strokes
-from flowbot.cellmap import CentreMap
 from flowbot.game.render import surface_to_bgr
 from flowbot.game.trial import generated_shapes
 from flowbot.model import Puzzle, Solution
@@ -26,9 +25,9 @@ def three_in_a_row() -> tuple[Solution, BorderMap]:
     """A board of three cells in a row whose borders' middles lie off the line between the centres (as
     on a bent board), one colour from the first to the last."""
     puzzle = Puzzle.from_shapes("A.A", [(0, 1), (1, 2)])
-    centres = CentreMap.of({(0, 0): (0.0, 0.0), (0, 1): (100.0, 0.0), (0, 2): (200.0, 0.0)}, 100.0)
+    centres = {(0, 0): (0.0, 0.0), (0, 1): (100.0, 0.0), (0, 2): (200.0, 0.0)}
     middles = {((0, 0), (0, 1)): (50.0, 20.0), ((0, 1), (0, 2)): (150.0, -20.0)}
-    return Solution(puzzle, (((0, 0), (0, 1), (0, 2)),)), BorderMap(centres, middles)
+    return Solution(puzzle, (((0, 0), (0, 1), (0, 2)),)), BorderMap(centres, 100.0, middles)
 
 
 def test_a_stroke_crosses_each_border_at_its_middle():
@@ -44,7 +43,7 @@ def test_a_stroke_crosses_each_border_at_its_middle():
 
 def test_a_flow_over_a_border_not_read_keeps_the_plain_plan():
     solution, geometry = three_in_a_row()
-    partial = BorderMap(geometry.cells, {((0, 0), (0, 1)): (50.0, 20.0)})
+    partial = BorderMap(geometry.centres, geometry.size, {((0, 0), (0, 1)): (50.0, 20.0)})
     settings = PointerSettings()
     assert plan_through_borders(solution, partial, settings) == plan_strokes(solution, partial, settings)
 
@@ -93,3 +92,24 @@ def test_a_frame_with_no_board_still_reads_as_none():
 
     with pytest.raises(CaptureError):
         read_sister(np.zeros((960, 540, 3), dtype=np.uint8))
+
+
+def test_scrape_saves_shapes_levels_with_their_cells(tmp_path):
+    import json
+
+    from flowbot.formats import load_puzzles
+    from flowbot.modes.scrape import PackFolder, scrape
+    from flowbot.progress import Progress
+
+    levels = [generated_shapes("ring", 5)(index) for index in range(2)]
+    game = SimulatedGame(levels)
+    folder = PackFolder.open(tmp_path / "pack", "rings", resume=False)
+    loop = VariantClear(game, game, FAST, None, 2, artifacts=tmp_path, clock=game.clock,
+                        settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    summary = scrape(loop, folder, 2, keep_images=False, progress=Progress(0, "test", enabled=False))
+    assert summary.saved == ["001.json", "002.json"], summary.stopped
+    for name in summary.saved:
+        saved = load_puzzles(tmp_path / "pack" / name)[0]
+        assert saved.kind == "shapes" and saved.cols == levels[0].cols
+        cells = json.loads((tmp_path / "pack" / name).read_text())["source"]["details"]["cells"]
+        assert len(cells["centres"]) == levels[0].cols  # where each cell was read, for the record

@@ -4,11 +4,11 @@ each shared border, so a stroke between two bent or curved cells never cuts acro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from flowbot.act.plan import LEAD_IN, PointerSettings, Stroke, _between, _toward, plan_strokes
-from flowbot.cellmap import Box, CentreMap, Point
+from flowbot.cellmap import CentreMap, Point
 from flowbot.model import Cell, Solution
 
 # How far (of a cell) either side of a border's middle a stroke steps across it: each side's point is
@@ -22,29 +22,11 @@ def border_key(a: Cell, b: Cell) -> tuple[Cell, Cell]:
 
 
 @dataclass(frozen=True, slots=True)
-class BorderMap:
-    """Cell centres read from a screen and the middle of each border two neighbouring cells share."""
+class BorderMap(CentreMap):
+    """Cell centres read from a screen (a CentreMap, as scrape saves them) and the middle of each border
+    two neighbouring cells share, keyed by `border_key`."""
 
-    cells: CentreMap
-    middles: Mapping[tuple[Cell, Cell], Point]
-
-    @property
-    def cell_size(self) -> float:
-        """Pixels across a typical cell."""
-        return self.cells.cell_size
-
-    @property
-    def bounds(self) -> Box:
-        """The box around every cell."""
-        return self.cells.bounds
-
-    def center(self, cell: Cell) -> Point:
-        """The pixel read as the cell's middle."""
-        return self.cells.center(cell)
-
-    def cell_at(self, x: float, y: float) -> Cell | None:
-        """The cell whose centre is nearest, if within half a cell."""
-        return self.cells.cell_at(x, y)
+    middles: Mapping[tuple[Cell, Cell], Point] = field(default_factory=dict)
 
     def middle(self, a: Cell, b: Cell) -> Point | None:
         """The middle of the border cells `a` and `b` share, or None when none was read."""
@@ -52,8 +34,9 @@ class BorderMap:
 
     def shifted(self, dx: float, dy: float) -> BorderMap:
         """The same cells and borders moved by (dx, dy) pixels."""
+        centres = {cell: (x + dx, y + dy) for cell, (x, y) in self.centres.items()}
         moved = {key: (x + dx, y + dy) for key, (x, y) in self.middles.items()}
-        return BorderMap(self.cells.shifted(dx, dy), moved)
+        return BorderMap(centres, self.size, moved)
 
 
 def plan_through_borders(

@@ -41,7 +41,7 @@ class SisterReading:
     its cells are (frame pixels), and each colour as seen."""
 
     puzzle: Puzzle
-    geometry: CentreMap | BorderMap
+    geometry: CentreMap  # a BorderMap for a Shapes board
     seen_rgb: tuple[tuple[int, int, int], ...]
 
 
@@ -100,11 +100,9 @@ def _shapes_reading(pixels: np.ndarray, square_too: bool) -> SisterReading:
         puzzle = Puzzle.from_shapes(shapes.letters, shapes.neighbours, names, Source("screen"))
     except PuzzleError as error:
         raise CaptureError(f"the Shapes board read is no puzzle: {error}") from None
-    centres = CentreMap.of(
-        {(0, index): centre for index, centre in enumerate(shapes.centres)}, shapes.cell_size
-    )
+    centres = {(0, index): centre for index, centre in enumerate(shapes.centres)}
     middles = {((0, a), (0, b)): middle for (a, b), middle in shapes.borders.items()}
-    return SisterReading(puzzle, BorderMap(centres, middles), tuple(shapes.seen_rgb))
+    return SisterReading(puzzle, BorderMap(centres, shapes.cell_size, middles), tuple(shapes.seen_rgb))
 
 
 def sister_on_screen(screen: Screen, region: Region | None) -> bool:
