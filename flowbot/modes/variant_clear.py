@@ -106,7 +106,7 @@ def _shapes_reading(pixels: np.ndarray, square_too: bool) -> SisterReading:
 
 
 def sister_on_screen(screen: Screen, region: Region | None) -> bool:
-    """True when the screen shows a sister game's board (bridges, hexes, warps or walls), which the
+    """True when the screen shows a sister game's board (bridges, hexes, warps, walls or Shapes), which the
     classic loop cannot play; False for a classic board, no board, or no reader installed."""
     if not reader_available():
         return False
