@@ -1,9 +1,11 @@
-"""Auto-clear and scrape on Flow's sister games (Bridges, Hexes, Warps, walls): the live loop
+"""Auto-clear and scrape on Flow's sister games (Bridges, Hexes, Warps, walls, Shapes): the live loop
 (flowbot.live.loop) with their reader, strokes planned over the cell centres read, and the game's own word
 (its dialog, a new level, a win message) as the verdict.
 
 The screenshot reader (`flowbot.capture.variants.read_variant`) gives plain data: the kind of board, its
-lines, walls, warps and each cell's centre in pixels; here that becomes a Puzzle and a CentreMap.
+lines, walls, warps and each cell's centre in pixels; here that becomes a Puzzle and a CentreMap. A Shapes
+board (`flowbot.capture.shapes.read_shapes`) becomes a graph puzzle and a BorderMap: its strokes go from
+centre to centre through the middle of each shared border.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from flowbot.act.borders import BorderMap, plan_through_borders
 from flowbot.act.guard import BoardGoneError
 from flowbot.act.plan import PointerSettings, plan_strokes
 from flowbot.act.pointer import Pointer
@@ -38,7 +41,7 @@ class SisterReading:
     its cells are (frame pixels), and each colour as seen."""
 
     puzzle: Puzzle
-    geometry: CentreMap
+    geometry: CentreMap  # a BorderMap for a Shapes board
     seen_rgb: tuple[tuple[int, int, int], ...]
 
 
@@ -52,10 +55,24 @@ def reader_available() -> bool:
 
 
 def read_sister(pixels: np.ndarray) -> SisterReading:
-    """Read a board of any kind on a frame and build its puzzle; CaptureError when none reads right."""
+    """Read a board of any kind on a frame and build its puzzle; CaptureError when none reads right.
+    A board whose lines slant as a Shapes board's goes to the Shapes reader first (the others would
+    look long, then refuse it by kind); one that the square and hex readers cannot read goes to it last."""
     from flowbot.capture.variants import read_variant
+    from flowbot.capture.variants.shapes import line_directions, shapes_kind
 
-    reading = read_variant(pixels)
+    if shapes_kind(line_directions(pixels)) is not None:
+        try:
+            return _shapes_reading(pixels, square_too=True)
+        except CaptureError:
+            pass
+    try:
+        reading = read_variant(pixels)
+    except CaptureError as error:
+        try:
+            return _shapes_reading(pixels, square_too=False)
+        except CaptureError:
+            raise error from None
     names = dict(zip(LABELS, reading.names, strict=False))
     try:
         puzzle = Puzzle.from_lines(
@@ -66,8 +83,30 @@ def read_sister(pixels: np.ndarray) -> SisterReading:
     return SisterReading(puzzle, CentreMap.of(reading.centres, reading.cell_size), tuple(reading.seen_rgb))
 
 
+def _shapes_reading(pixels: np.ndarray, square_too: bool) -> SisterReading:
+    """A Shapes board (cell n is (0, n)) with the middle of each border its cells share; CaptureError
+    when none reads, or (unless `square_too`) when the board's own lines run level and upright (a square
+    board is the square reader's to read or refuse)."""
+    from flowbot.capture.shapes import read_shapes
+    from flowbot.capture.variants.shapes import line_directions, looks_square
+
+    shapes = read_shapes(pixels)
+    corners = np.concatenate([cell.outline for cell in shapes.cells])
+    (left, top), (right, bottom) = np.maximum(corners.min(axis=0), 0), corners.max(axis=0)
+    if not square_too and looks_square(line_directions(pixels[top : bottom + 1, left : right + 1])):
+        raise CaptureError("the board's lines are level and upright: a square board, not a Shapes one")
+    names = dict(zip(LABELS, shapes.names, strict=False))
+    try:
+        puzzle = Puzzle.from_shapes(shapes.letters, shapes.neighbours, names, Source("screen"))
+    except PuzzleError as error:
+        raise CaptureError(f"the Shapes board read is no puzzle: {error}") from None
+    centres = {(0, index): centre for index, centre in enumerate(shapes.centres)}
+    middles = {((0, a), (0, b)): middle for (a, b), middle in shapes.borders.items()}
+    return SisterReading(puzzle, BorderMap(centres, shapes.cell_size, middles), tuple(shapes.seen_rgb))
+
+
 def sister_on_screen(screen: Screen, region: Region | None) -> bool:
-    """True when the screen shows a sister game's board (bridges, hexes, warps or walls), which the
+    """True when the screen shows a sister game's board (bridges, hexes, warps, walls or Shapes), which the
     classic loop cannot play; False for a classic board, no board, or no reader installed."""
     if not reader_available():
         return False
@@ -93,7 +132,9 @@ class VariantClear(LiveLoop):
     def play_level(self, number: int, scene: Scene, report: Report) -> LevelResult:
         """Solve, draw and verify one level (drawn once more if the game did not take it)."""
         run = self.start_level(number, scene, report)
-        strokes = timed_plan(run, plan_strokes, run.solution, run.scene.geometry, self.settings)
+        # A Shapes board's strokes go through the middle of each border (its cells may bend or curve).
+        plan = plan_through_borders if isinstance(run.scene.geometry, BorderMap) else plan_strokes
+        strokes = timed_plan(run, plan, run.solution, run.scene.geometry, self.settings)
         return self.play_tries(run, SisterTries(self, strokes, self.settings), report)
 
     def misread(self, number: int, scene: Scene, result: SolveResult, report: Report) -> AutoClearError:
