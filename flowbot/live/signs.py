@@ -13,6 +13,7 @@ from flowbot.capture.controls import (
     is_forbidden,
     label_score,
     new_move_on_buttons,
+    new_move_on_words,
     says_won,
 )
 from flowbot.capture.ocr import Word, read_words, read_words_in_bands, text_bands
@@ -75,8 +76,9 @@ class WinSigns:
         return self.says_won(shown, read_words(shown), scene)
 
     def new_button(self, scene: Scene, window: Region | None) -> bool:
-        """True when the game's window shows a push button labelled to move on ("Next Level") that
-        was not there when the board was read (a look with OCR, taken once per verdict)."""
+        """True when the game's window shows a push button labelled to move on ("Next Level"), or bare
+        move-on words ("Continue" on a win screen in the board's place), that were not there when the
+        board was read (a look with OCR, taken once per verdict)."""
         frame = self.screen.grab(window)
         before = cut(scene.frame, window or Region(frame.left, frame.top, *frame.pixels.shape[1::-1]))
         if before.shape != frame.pixels.shape:
@@ -85,6 +87,11 @@ class WinSigns:
         found = new_move_on_buttons(frame.pixels, before, board)
         if found:
             log.info("a new button %r showed after drawing", found[0].label)
+        else:
+            # No box around them: a win screen's bare words, new since drawing, are its win sign too.
+            found = new_move_on_words(frame.pixels, before)
+            if found:
+                log.info("new move-on words %r showed after drawing", found[0].label)
         return bool(found)
 
     def says_won(

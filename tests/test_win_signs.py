@@ -1,0 +1,40 @@
+"""The game's win signs, each a class, played in-process on the bundled game (ManualClock: no test
+waits real seconds), the game's own results the judge: bare move-on words on a win screen in the
+board's place."""
+
+from __future__ import annotations
+
+import pytest
+
+from flowbot.act.plan import PointerSettings
+from flowbot.capture import ocr
+from flowbot.game.faults import FaultSpec
+from flowbot.game.packs import levels_from
+from flowbot.modes.auto_clear import AutoClear
+from tests.simulated_game import SimulatedGame
+
+FAST = PointerSettings(moves_per_cell=1, move_delay=0, release_pause=0, flow_pause=0)
+needs_ocr = pytest.mark.skipif(not ocr.available(), reason="tesseract is not installed")
+
+
+def levels(count: int = 3) -> list:
+    """The bundled 5x5 pack's first levels."""
+    return levels_from("5x5", None)[:count]
+
+
+def clear(game: SimulatedGame, count: int, tmp_path):
+    """auto-clear's defaults (timeouts and all) on the in-process game, on its clock."""
+    return AutoClear(game, game, FAST, None, count, artifacts=tmp_path, clock=game.clock).run()
+
+
+@needs_ocr
+def test_a_win_screen_with_no_win_words_is_won_by_its_new_bare_move_on_word(tmp_path, monkeypatch):
+    # The board gives way to a title that is no win word and bare "Continue" / "Levels": the new
+    # "Continue" alone is the game's word (without it the level is judged not drawn and redrawn).
+    monkeypatch.setattr("flowbot.game.winscreen.TITLE", "Yay!")
+    game = SimulatedGame(levels(), faults=FaultSpec(win_screen=True))
+    report = clear(game, 3, tmp_path)
+    assert report.cleared == 3, report.stopped
+    assert [level.won_by for level in report.levels] == ["dialog"] * 3
+    assert [(result.level, result.solved) for result in game.results] == [(1, True), (2, True)]
+    assert game.session.board.complete  # the third, won, waits on its own win screen
