@@ -38,3 +38,25 @@ def test_a_win_screen_with_no_win_words_is_won_by_its_new_bare_move_on_word(tmp_
     assert [level.won_by for level in report.levels] == ["dialog"] * 3
     assert [(result.level, result.solved) for result in game.results] == [(1, True), (2, True)]
     assert game.session.board.complete  # the third, won, waits on its own win screen
+
+
+def test_with_no_ocr_a_new_flow_dialog_is_the_win_and_its_button_is_pressed(tmp_path, monkeypatch):
+    # No tesseract: the dialog's label cannot be read, yet a dialog that was not there before drawing
+    # and came after the strokes is the game's reaction; its press is confirmed by the next level.
+    monkeypatch.setattr("flowbot.capture.ocr.available", lambda: False)
+    game = SimulatedGame(levels())
+    report = clear(game, 3, tmp_path)
+    assert report.cleared == 3, report.stopped
+    assert [(level.won_by, level.retries) for level in report.levels] == [("dialog", 0)] * 3
+    assert [(result.level, result.solved) for result in game.results] == [(1, True), (2, True)]
+
+
+def test_an_outline_of_grid_cells_is_no_dialog():
+    from flowbot.live.signs import on_grid
+    from flowbot.model import Geometry
+
+    board = Geometry(tuple(100 + 50 * i for i in range(7)), tuple(200 + 50 * i for i in range(7)))
+    assert on_grid((150, 250, 150, 100), board)  # two cells in, three wide, two high: pipes' outline
+    assert on_grid((148, 252, 153, 97), board)  # a few pixels off, as a pipe's edge is
+    assert not on_grid((130, 270, 240, 90), board)  # a dialog's box, laid over the board
+    assert not on_grid((20, 250, 150, 100), board)  # off the board
