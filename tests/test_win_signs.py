@@ -60,3 +60,44 @@ def test_an_outline_of_grid_cells_is_no_dialog():
     assert on_grid((148, 252, 153, 97), board)  # a few pixels off, as a pipe's edge is
     assert not on_grid((130, 270, 240, 90), board)  # a dialog's box, laid over the board
     assert not on_grid((20, 250, 150, 100), board)  # off the board
+
+
+class LateAnswerGame(SimulatedGame):
+    """On a win the board gives way at once (its place blank in the unmoved window, nothing to read)
+    and the game's win dialog opens LATE seconds later."""
+
+    LATE = 0.6
+
+    def grab(self, region=None):
+        """The window now: the won board's place blank until the dialog opens."""
+        import numpy as np
+
+        from flowbot.capture.screen import Frame
+
+        pixels = super().grab().pixels
+        board = self.session.board
+        if board.complete:
+            if getattr(self, "won", None) is not board:
+                self.won, self.won_at = board, self.clock.now()
+            answering = self.clock.now() - self.won_at < self.LATE
+            self.controls.dialog = not answering
+            if answering:
+                left, top, right, bottom = (round(v) for v in self.layout.geometry.bounds)
+                pixels[top:bottom, left:right] = pixels[5, 5]
+        if region is None:
+            return Frame(pixels)
+        part = pixels[region.top : region.top + region.height, region.left : region.left + region.width]
+        return Frame(np.ascontiguousarray(part), region.left, region.top)
+
+
+def test_a_board_changed_in_place_gets_a_moment_for_the_games_late_word(tmp_path):
+    # A short look (a fast try's) ends while the board's place is blank: the level gone from an
+    # unmoved window is the game answering, so its dialog, 0.6 s later, is waited for; no stroke is
+    # drawn again over the blank place.
+    game = LateAnswerGame(levels())
+    loop = AutoClear(game, game, FAST, None, 3, artifacts=tmp_path, clock=game.clock, verify_timeout=0.1)
+    report = loop.run()
+    assert report.cleared == 3, report.stopped
+    assert [level.retries for level in report.levels] == [0, 0, 0]
+    assert [level.won_by for level in report.levels][:2] == ["dialog", "dialog"]
+    assert [(result.level, result.solved) for result in game.results] == [(1, True), (2, True)]
