@@ -770,3 +770,32 @@ def test_the_next_level_put_in_place_mid_drawing_is_read_as_the_games_word(tmp_p
     report = loop.run()
     assert report.halt is None, report.stopped
     assert report.cleared == 1 and report.levels[0].won_by == "new level", report.summary()
+
+
+def test_a_dot_marked_by_a_text_selection_is_no_answer_unless_pressed_or_most_dots_changed():
+    # A drag over a page's text dots selects text: the end dot shows a blue square behind its glyph.
+    # One dot of ten changed in an unmoved window is a mark, not a new level or a dialog: the strokes
+    # go on, but never press that dot; most dots changed is the game's answer, as before.
+    from flowbot.act.guard import BoardAnsweredError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    marked = before.copy()
+    x, y = (round(v) for v in GEOMETRY.center(dots[1]))
+    half = round(GEOMETRY.cell_size * 0.4)
+    marked[y - half : y + half, x - half : x + half] = (255, 120, 50)  # the selection's blue square
+    cv2.circle(marked, (x, y), 6, (0, 0, 230), -1)  # the glyph, drawn small over it
+    windows = FakeWindows({1: Region(0, 0, 2000, 2000), 2: Region(0, 0, 600, 800)})
+    shown = [before]
+    screen = SimpleNamespace(grab=lambda region=None: ImageScreen([shown[0]]).grab(region))
+    guard = BoardGuard.arm(screen, Frame(before), GEOMETRY, dots, windows)
+    guard.sleep = lambda s: None
+    shown[0] = marked
+    other = GEOMETRY.center(dots[2])
+    guard.check(*other)  # the next stroke's dot: pressed
+    guard.check()
+    with pytest.raises(BoardAnsweredError, match="1 of 10 dots"):
+        guard.check(x + 3, y - 2)  # the marked dot itself: never pressed
+    shown[0] = np.roll(before, 37, axis=1)
+    with pytest.raises(BoardAnsweredError, match="changed its board in place"):
+        guard.check(*other)

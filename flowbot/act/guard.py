@@ -24,6 +24,8 @@ STOPPED = "stopped before pressing"
 # draws on a dot (its own cursor under the pointer, a pressed dot's highlight, a number) leaves the
 # square's median colour the dot's.
 SPOT = 0.2
+# A board whose changed dots are at most one in this many, the rest as read, has not answered.
+MARKED_SHARE = 4
 LOOKS = 3  # a board that still looks different after this many looks is gone
 RELOOK_PAUSE = 0.15  # seconds between looks
 
@@ -120,6 +122,8 @@ class BoardGuard:
                 return
             if look < LOOKS - 1:  # a game redrawing, or a capture mid-update: look again before giving up
                 self.sleep(RELOOK_PAUSE)
+        if self.window is not None and self._only_marked(changed, x, y):
+            return
         if self.window is not None:
             # The window was looked at just now (check_window): same place, shown, nothing over the
             # board. What changed is the game's own picture: its answer, which the caller judges.
@@ -131,6 +135,16 @@ class BoardGuard:
             f"the game's board is no longer where it was (window closed, moved or covered): "
             f"{len(changed)} of {len(self.spots)} dots look different; {STOPPED}"
         )
+
+    def _only_marked(self, changed: list[Spot], x: float | None, y: float | None) -> bool:
+        """True when a few of many dots changed (at most one in MARKED_SHARE) in an unmoved window and
+        the press is on none of them: a mark on those dots (a browser's text selection behind a dot's
+        glyph after a drag), not the game's answer, which a new level, a dialog or a win screen over
+        the board gives on most dots at once. A press is never made on a dot that changed."""
+        if len(changed) * MARKED_SHARE > len(self.spots):
+            return False
+        reach = self.radius / SPOT / 2  # half a cell
+        return x is None or y is None or all(max(abs(x - s.x), abs(y - s.y)) > reach for s in changed)
 
     def _changed_spots(self) -> list[Spot]:
         """The dots whose centre no longer shows the colour read."""

@@ -8,11 +8,13 @@ import logging
 
 import numpy as np
 
+from flowbot.capture import ocr
 from flowbot.capture.controls import (
     Control,
     is_forbidden,
     label_score,
     new_move_on_buttons,
+    new_move_on_words,
     says_won,
 )
 from flowbot.capture.ocr import Word, read_words, read_words_in_bands, text_bands
@@ -28,6 +30,27 @@ from flowbot.live.scene import Scene
 from flowbot.live.watch import until_past
 
 log = logging.getLogger(__name__)
+
+
+def on_grid(box: tuple[int, int, int, int], board: CellMap) -> bool:
+    """True when each side of a box (left, top, width, height) lies on a line between the board's
+    cells: an outline of grid cells (pipes drawn along them), not a dialog laid over the board."""
+    left, top, width, height = box
+    size = board.cell_size
+    middle = (left + width / 2, top + height / 2)
+    sides = (
+        (left, middle[1], 0), (left + width, middle[1], 0), (middle[0], top, 1), (middle[0], top + height, 1)
+    )  # fmt: skip
+    for x, y, axis in sides:
+        inner = board.cell_at(x + size / 2, y) if axis == 0 else board.cell_at(x, y + size / 2)
+        if inner is None:
+            inner = board.cell_at(x - size / 2, y) if axis == 0 else board.cell_at(x, y - size / 2)
+        if inner is None:
+            return False
+        edge = board.center(inner)[axis] - size / 2
+        if min(abs((x, y)[axis] - edge), abs((x, y)[axis] - edge - size)) > 0.15 * size:
+            return False
+    return True
 
 
 class WinSigns:
@@ -63,14 +86,28 @@ class WinSigns:
             if self.control is not None and self.control.shows_in(frame):
                 moves_on = True
             else:
-                label = label_on(frame.pixels, button)
-                moves_on = bool(label_score(label)) and not is_forbidden(label)
-                if moves_on:
-                    self._dialog_control = remember(frame, Control(*box, label, "flow-button"))
+                moves_on = self._button_moves_on(frame, button, board)
             self._dialog_moves_on = (box, moves_on)
         if not self._dialog_moves_on[1] and self._other_dialog is None:
             self._other_dialog = (frame, False)
         return self._dialog_moves_on[1]
+
+    def _button_moves_on(self, frame: Frame, button, board: CellMap) -> bool:
+        """True when a new dialog's button moves on: its label says so (OCR); with no OCR to read it,
+        a box new since drawing that is no outline of grid cells (the game's reaction to the strokes,
+        its press confirmed by the new level it brings). Remembered as the control to press."""
+        box = (button.left, button.top, button.width, button.height)
+        if ocr.available():
+            label = label_on(frame.pixels, button)
+            if not label_score(label) or is_forbidden(label):
+                return False
+        elif on_grid(box, board):
+            return False
+        else:
+            label = ""
+            log.info("a new dialog showed after drawing (no OCR to read its button)")
+        self._dialog_control = remember(frame, Control(*box, label, "flow-button"))
+        return True
 
     def dialog_says_won(self, window: Region | None, scene: Scene) -> bool:
         """True when a dialog new since drawing, whose button does not say to move on (a pack's last
@@ -84,8 +121,9 @@ class WinSigns:
         return self.says_won(shown, read_words(shown), scene)
 
     def new_button(self, scene: Scene, window: Region | None) -> bool:
-        """True when the game's window shows a push button labelled to move on ("Next Level") that
-        was not there when the board was read (a look with OCR, taken once per verdict)."""
+        """True when the game's window shows a push button labelled to move on ("Next Level"), or bare
+        move-on words ("Continue" on a win screen in the board's place), that were not there when the
+        board was read (a look with OCR, taken once per verdict)."""
         frame = self.screen.grab(window)
         before = cut(scene.frame, window or Region(frame.left, frame.top, *frame.pixels.shape[1::-1]))
         if before.shape != frame.pixels.shape:
@@ -94,6 +132,11 @@ class WinSigns:
         found = new_move_on_buttons(frame.pixels, before, board)
         if found:
             log.info("a new button %r showed after drawing", found[0].label)
+        else:
+            # No box around them: a win screen's bare words, new since drawing, are its win sign too.
+            found = new_move_on_words(frame.pixels, before)
+            if found:
+                log.info("new move-on words %r showed after drawing", found[0].label)
         return bool(found)
 
     def says_won(

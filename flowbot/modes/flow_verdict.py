@@ -125,6 +125,7 @@ class FlowVerdict:
     window: object = None
     looked_for_controls: bool = False
     drawn_at: float | None = None  # when every join first showed (the level drawn, not yet confirmed)
+    gone_at: float | None = None  # when the level's dots first no longer showed in place
     against: list[str] = field(default_factory=list)  # the game's counters that say it is not taken
     last_board: np.ndarray | None = None
 
@@ -160,6 +161,8 @@ class FlowVerdict:
             moved = joins_not_shown(self.baseline, frame.pixels, seen.geometry, self.solution, self.starts)
             joined = joined or not moved
             missing = moved if len(moved) < len(missing) else missing
+        if not seen_now.in_place and self.gone_at is None:
+            self.gone_at = loop.clock.now()
         late = self.late(joined, frame)
         word = self.word(late, unfinished, seen is None, seen_now.in_place)
         if word is not None:
@@ -186,6 +189,9 @@ class FlowVerdict:
         self.last_board = board
         now = clock.now()
         waited = self.drawn_at is None or now > self.drawn_at + SIGN_WAIT
+        # A board changed in place (its dots gone from an unmoved window) is the game answering: its
+        # word (a new level that reads, a dialog, words) may come a moment later, so it gets SIGN_WAIT.
+        waited = waited and (self.gone_at is None or now > self.gone_at + SIGN_WAIT)
         late = ((now > self.deadline and settled) or now > self.latest) and waited
         if joined and late:
             self.looked_for_words = False  # drawn: win words are read at the end, even on a fast try
