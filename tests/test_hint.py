@@ -153,16 +153,14 @@ def test_hint_cli_refuses_bad_states_by_name(tmp_path, capsys):
     assert main(["hint", str(puzzle_file), "--picture", str(tmp_path / "x.png")]) == 64
 
 
-def test_hint_and_rate_refuse_a_hex_board_by_name_with_the_same_status(tmp_path, capsys):
+def test_hint_and_rate_reason_on_a_hex_board_too(tmp_path, capsys):
     assert (
         main(["generate", "--variant", "hexes", "--size", "6x6", "--seed", "4", "--out", str(tmp_path)]) == 0
     )
     capsys.readouterr()
     [saved] = tmp_path.glob("*.json")
-    # An input the command cannot use: status 2, as for an unreadable one (rate goes on with the rest).
-    assert main(["hint", str(saved)]) == 2
-    err = capsys.readouterr().err
-    assert saved.name in err and "square boards only" in err
-    assert main(["rate", str(saved)]) == 2
-    err = capsys.readouterr().err
-    assert saved.name in err and "square boards only" in err
+    # Hexes reason along their own links (bridges alone are refused: see test_hint_graph).
+    assert main(["hint", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Next step") and "row " in out
+    assert main(["rate", str(saved)]) == 0

@@ -38,19 +38,19 @@ def run_hint(
     data = read_input_bytes(path)
     reading = None
     if is_image_bytes(data):
-        from flowbot.capture.read import read_image
+        from flowbot.capture.screenshot import read_screenshot_file
 
-        reading = read_image(data, path)
+        reading = read_screenshot_file(data, path)
         puzzle = reading.puzzle
         target = check_output(picture or default_picture(path), force=force, inputs=[path])
     else:
         if picture is not None:
             raise UsageError("--picture needs a screenshot: a puzzle file has no picture to draw on")
         puzzle = _one_puzzle(path, index)
-    if puzzle.is_graph:  # the same refusal as rate's, with the same status
+    if puzzle.bridges:  # the same refusal as rate's, with the same status
         raise UnsupportedBoardError(
-            f"{path}: a {puzzle.kind} board (bridges, hexes, warps or walls): hints reason on classic "
-            "square boards only (flowbot solve solves it)"
+            f"{path}: a bridges board: hints do not reason about flows crossing on a bridge yet "
+            "(flowbot solve solves it)"
         )
     drawn = read_text_file(state).splitlines() if state is not None else None
     # The solution only judges what was drawn; the hint itself comes from reasoning alone.
@@ -79,21 +79,24 @@ def run_hint(
 
 
 def _draw_hint(data: bytes, reading, hint, puzzle, target) -> None:
-    """Write the screenshot with the hint drawn on it to `target`."""
+    """Write the screenshot with the hint drawn on it to `target`: on the grid of a square board, else
+    over the cells read (a Shapes board's outlines, other boards' middles)."""
     from flowbot.capture.image import decode_image
     from flowbot.capture.overlay import draw_hint, encode_png
+    from flowbot.modes.hint_picture import draw_cells_hint
 
     frame = decode_image(data)
-    image = draw_hint(
-        frame,
-        reading.geometry,
-        reading.seen_rgb,
+    step = (
         list(hint.joins),
         list(hint.colored),
         [cell for cell in hint.cells() if cell not in hint.wrong],
         list(hint.wrong),
         hint.text(puzzle),
     )
+    if reading.geometry is not None:
+        image = draw_hint(frame, reading.geometry, reading.seen_rgb, *step)
+    else:
+        image = draw_cells_hint(frame, reading, *step)
     atomic_write_bytes(target, encode_png(image))
 
 

@@ -1,7 +1,8 @@
 """The next reasoning step from a position: which cells or flow it settles and why, not the answer.
 
 A position is the puzzle plus what is drawn so far, given as rows in the grid text format: `.` for
-an empty cell, a colour's label on every cell its flow covers (endpoints included). Cells of one
+an empty cell, a colour's label on every cell its flow covers (endpoints included); a Shapes board is
+one row, character n for cell n. Cells of one
 colour side by side are taken as joined: that is how a correct part of a flow looks, since no flow
 runs alongside itself.
 """
@@ -13,8 +14,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from flowbot.errors import PuzzleError, SolveError
-from flowbot.model import EMPTY, WALL, Cell, Puzzle, Solution, cell_name
-from flowbot.rate.human import KINDS, ON, RULES, UNKNOWN, Board, Contradiction, Move, State, apply
+from flowbot.model import EMPTY, WALL, Cell, Puzzle, Solution
+from flowbot.rate.human import KINDS, ON, RULES, UNKNOWN, Board, Contradiction, Move, State, apply, place
 from flowbot.rate.truth import Truth
 
 # What a person does each kind of step with, in a few words (the hint's headline).
@@ -57,10 +58,10 @@ class Hint:
             return self.text(puzzle).splitlines()[0]
         if self.joins:
             a, b, color = self.joins[0]
-            what = f"join {_short(a)}-{_short(b)} ({_color(puzzle, color)})"
+            what = f"join {_short(puzzle, a)}-{_short(puzzle, b)} ({_color(puzzle, color)})"
         else:
             cell, color = self.colored[0]
-            what = f"{_short(cell)} is {_color(puzzle, color)}"
+            what = f"{_short(puzzle, cell)} is {_color(puzzle, color)}"
         more = len(self.joins) + len(self.colored) - 1
         return f"{what}{f' (+{more})' if more else ''}: {self.why}"
 
@@ -69,13 +70,13 @@ class Hint:
         if self.done:
             return "Nothing left to work out: every flow is in place."
         if self.wrong:
-            places = "; ".join(cell_name(cell) for cell in self.wrong[:6])
+            places = "; ".join(place(puzzle, cell) for cell in self.wrong[:6])
             return f"Something drawn does not fit: take the line off {places}. {self.why}."
         lines = [f"Next step ({KIND_WORDS.get(self.kind, self.kind)}):"]
         for a, b, color in self.joins:
-            lines.append(f"  join {cell_name(a)} to {cell_name(b)} ({_color(puzzle, color)})")
+            lines.append(f"  join {place(puzzle, a)} to {place(puzzle, b)} ({_color(puzzle, color)})")
         for cell, color in self.colored:
-            lines.append(f"  {cell_name(cell)} is {_color(puzzle, color)}")
+            lines.append(f"  {place(puzzle, cell)} is {_color(puzzle, color)}")
         lines.append(f"Why: {self.why}.")
         if self.support:
             lines.append("Because already: " + "; ".join(self.support) + ".")
@@ -276,25 +277,28 @@ def _check_drawn(puzzle: Puzzle, drawn: Sequence[str], labels: dict[str, int]) -
     """The drawn rows, checked against the puzzle: same size, same endpoints, known colours."""
     rows = [line.rstrip("\r\n") for line in drawn if line.strip()]
     if len(rows) != puzzle.rows or any(len(line) != puzzle.cols for line in rows):
+        if puzzle.kind == "shapes":  # one row of cells: character n is cell n
+            raise PuzzleError(f"the drawn position is not one line of {puzzle.cols} characters, one per cell")
         raise PuzzleError(f"the drawn position is not {puzzle.rows} rows of {puzzle.cols} cells")
     for row, line in enumerate(rows):
         for col, char in enumerate(line):
             cell = (row, col)
+            where = place(puzzle, cell)
             owner = puzzle.endpoint_color(cell)
             if not puzzle.on_board(cell):
                 if char not in (WALL, EMPTY):
-                    raise PuzzleError(f"the drawn position has {char!r} off the board at {cell_name(cell)}")
+                    raise PuzzleError(f"the drawn position has {char!r} off the board at {where}")
                 continue
             if char != EMPTY and char not in labels:
-                raise PuzzleError(f"the drawn position has an unknown colour {char!r} at {cell_name(cell)}")
+                raise PuzzleError(f"the drawn position has an unknown colour {char!r} at {where}")
             if owner is not None and char != puzzle.colors[owner].label:
-                raise PuzzleError(f"the drawn position moves the endpoint at {cell_name(cell)}")
+                raise PuzzleError(f"the drawn position moves the endpoint at {where}")
     return [line.replace(WALL, EMPTY) for line in rows]
 
 
-def _short(cell: Cell) -> str:
-    """A cell in few characters: r3c4 (from 1)."""
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
+def _short(puzzle: Puzzle, cell: Cell) -> str:
+    """A cell in few characters: r3c4 (from 1); on a Shapes board its number, as `place` names it."""
+    return place(puzzle, cell) if puzzle.kind == "shapes" else f"r{cell[0] + 1}c{cell[1] + 1}"
 
 
 def _color(puzzle: Puzzle, color: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from flowbot.model import Puzzle, cell_name
+from flowbot.model import Cell, Puzzle, cell_name
 
 UNKNOWN, ON, OFF = 0, 1, 2
 
@@ -22,6 +22,10 @@ KINDS = (
     "long_contradiction",
     "deep_contradiction",
 )
+
+
+Links = list[list[tuple[int, int]]]
+"""Per cell: its (edge, neighbour) pairs."""
 
 
 class Contradiction(Exception):
@@ -45,10 +49,19 @@ class Board:
     ends: list[tuple[int, int]] = field(default_factory=list)
     index: dict[tuple[int, int], int] = field(default_factory=dict)
     links: list[list[tuple[int, int]]] = field(default_factory=list)
-    # Per cell: its bit in flood-fill masks (rows of cols + 1 bits, the spare bit stops wrapping).
+    # A classic square board floods its cells a whole row at a time (bit tricks on rows); any other
+    # board (hexes, warps, walls, Shapes) floods along its links, one cell at a time.
+    grid: bool = True
+    # Per cell: its bit in flood-fill masks (grid: rows of cols + 1 bits, the spare bit stops wrapping;
+    # else bit n for cell n).
     bit: list[int] = field(default_factory=list)
     stride: int = 0
     down: list[bool] = field(default_factory=list)  # per edge: True when it joins a cell to the one below
+    # Per edge: its bit in the masks of edges not ruled out (grid: its left or top cell's; else 1 << e).
+    way: list[int] = field(default_factory=list)
+    # Per cell, off the grid: the bits of the cell and its neighbours (what a flood of it looks at).
+    nearby: list[int] = field(default_factory=list)
+    graph_links: Links | None = None  # off the grid: `links`, for flood
     # Per cell, per diagonal: (edge to arm a, edge to arm b, edges from the inner cell to a and to b).
     corners: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
     # Per edge: the 2x2 blocks of cells it lies in, each as its four edges.
@@ -61,8 +74,13 @@ class Board:
         board.cells = list(puzzle.cells())
         index = board.index = {cell: i for i, cell in enumerate(board.cells)}
         board.incident = [[] for _ in board.cells]
+        board.grid = not puzzle.is_graph
         for i, (row, col) in enumerate(board.cells):
-            for other in ((row, col + 1), (row + 1, col)):
+            if board.grid:
+                later = [(row, col + 1), (row + 1, col)]
+            else:
+                later = [other for other in puzzle.neighbors((row, col)) if other > (row, col)]
+            for other in later:
                 j = index.get(other)
                 if j is not None:
                     e = len(board.edges)
@@ -73,14 +91,25 @@ class Board:
         board.links = [[(e, board.other(e, i)) for e in board.incident[i]] for i in range(len(board.cells))]
         board.need = [1 if puzzle.endpoint_color(cell) is not None else 2 for cell in board.cells]
         board.ends = [(index[a], index[b]) for a, b in puzzle.endpoints]
-        board.corners = [board._corners_of(i) for i in range(len(board.cells))]
+        corners_of = board._corners_of if board.grid else board._cycles_of
+        board.corners = [corners_of(i) for i in range(len(board.cells))]
         board.squares = [[] for _ in board.edges]
         for square in {tuple(sorted(corner)) for corners in board.corners for corner in corners}:
             for e in square:
                 board.squares[e].append(square)
-        board.stride = puzzle.cols + 1
-        board.bit = [1 << (row * board.stride + col) for row, col in board.cells]
-        board.down = [board.cells[j][0] != board.cells[i][0] for i, j in board.edges]
+        if board.grid:
+            board.stride = puzzle.cols + 1
+            board.bit = [1 << (row * board.stride + col) for row, col in board.cells]
+            board.down = [board.cells[j][0] != board.cells[i][0] for i, j in board.edges]
+            board.way = [board.bit[i] for i, _j in board.edges]
+        else:
+            board.bit = [1 << i for i in range(len(board.cells))]
+            board.down = [False] * len(board.edges)
+            board.way = [1 << e for e in range(len(board.edges))]
+            board.graph_links = board.links
+            board.nearby = [
+                board.bit[i] | sum(board.bit[j] for _e, j in board.links[i]) for i in range(len(board.cells))
+            ]
         return board
 
     def _corners_of(self, u: int) -> list[tuple[int, int, int, int]]:
@@ -95,6 +124,41 @@ class Board:
             edge = self.edge_index
             found.append((edge[(u, a)], edge[(u, b)], edge[(d, a)], edge[(d, b)]))
         return found
+
+    def _cycles_of(self, u: int) -> list[tuple[int, int, int, int]]:
+        """_corners_of on any graph: each pair of u's neighbours with another common neighbour d (a
+        cycle of four cells u, a, d, b), as the 2x2 blocks of a square board are."""
+        edge = self.edge_index
+        arms = [j for _e, j in self.links[u]]
+        found = []
+        for k, a in enumerate(arms):
+            for b in arms[k + 1 :]:
+                for _e, d in self.links[a]:
+                    if d not in (u, b) and (d, b) in edge:
+                        found.append((edge[(u, a)], edge[(u, b)], edge[(d, a)], edge[(d, b)]))
+        return found
+
+    def ways_cells(self, ways: int) -> int:
+        """The cells (as bits) at the edges in a mask of ways: on the grid the mask says it already."""
+        if self.grid:
+            return ways
+        cells = 0
+        while ways:
+            low = ways & -ways
+            i, j = self.edges[low.bit_length() - 1]
+            cells |= self.bit[i] | self.bit[j]
+            ways ^= low
+        return cells
+
+    def beside(self, reached: int) -> int:
+        """The cells a flood of `reached` looked at: those reached and their neighbours."""
+        if self.grid:
+            stride = self.stride
+            return reached | reached << 1 | reached >> 1 | reached << stride | reached >> stride
+        around = 0
+        for i in cells_of(self, reached):
+            around |= self.nearby[i]
+        return around
 
     def other(self, e: int, i: int) -> int:
         """The cell at the far end of edge e from cell i."""
@@ -118,11 +182,11 @@ class State:
         self.tried: tuple[int, list[tuple[int, int]]] | None = None
         # The edges not yet ruled out, as masks of their left (top) cells: across and down.
         self.across = self.down = 0
-        for e, (i, _j) in enumerate(board.edges):
+        for e, way in enumerate(board.way):
             if board.down[e]:
-                self.down |= board.bit[i]
+                self.down |= way
             else:
-                self.across |= board.bit[i]
+                self.across |= way
         # Per colour: the cells that may still take it, as bits of board.bit (for fast flood fills).
         self.cmask = [0] * len(board.ends)
         for i, mask in enumerate(self.domain):
@@ -187,9 +251,9 @@ class State:
             self.on[i] += 1
             self.on[j] += 1
         elif self.board.down[e]:
-            self.down &= ~self.board.bit[i]
+            self.down &= ~self.board.way[e]
         else:
-            self.across &= ~self.board.bit[i]
+            self.across &= ~self.board.way[e]
         self.edge[e] = value
         self.open[i] -= 1
         self.open[j] -= 1
@@ -232,7 +296,13 @@ def apply(state: State, moves: list[Move]) -> int:
 
 def name(board: Board, i: int) -> str:
     """A cell as a player reads it."""
-    return cell_name(board.cells[i])
+    return place(board.puzzle, board.cells[i])
+
+
+def place(puzzle: Puzzle, cell: Cell) -> str:
+    """A cell as a player finds it: row and column on a lattice; on a Shapes board its number, as
+    `flowbot solve` and the overlays number the cells."""
+    return f"cell {cell[1]}" if puzzle.kind == "shapes" else cell_name(cell)
 
 
 def color_name(board: Board, color: int) -> str:
@@ -493,13 +563,14 @@ def _reach(
     on-edges, or open edges between cells that both still have room."""
     if avoid >= 0:
         allowed &= ~state.board.bit[avoid]
-    return flood(state.board.bit[start], allowed, ways or open_ways(state), state.board.stride)
+    board = state.board
+    return flood(board.bit[start], allowed, ways or open_ways(state), board.stride, board.graph_links)
 
 
 def open_ways(state: State) -> tuple[int, int]:
     """Edges a path may still take, as masks of their left (top) cells: (across, down)."""
     board, edge = state.board, state.edge
-    bit, is_down, edges = board.bit, board.down, board.edges
+    way, is_down = board.way, board.down
     across, down = state.across, state.down
     # Only a full cell's undecided edges are closed here: looking from the cells (few are full with an
     # edge undecided) is cheaper than looking at every edge.
@@ -508,15 +579,18 @@ def open_ways(state: State) -> tuple[int, int]:
             for e in board.incident[i]:
                 if edge[e] == UNKNOWN:
                     if is_down[e]:
-                        down &= ~bit[edges[e][0]]
+                        down &= ~way[e]
                     else:
-                        across &= ~bit[edges[e][0]]
+                        across &= ~way[e]
     return across, down
 
 
-def flood(start: int, allowed: int, ways: tuple[int, int], stride: int) -> int:
-    """The cells reached from start through allowed cells along the open ways."""
+def flood(start: int, allowed: int, ways: tuple[int, int], stride: int, links: Links | None = None) -> int:
+    """The cells reached from start through allowed cells along the open ways (off the grid, `links`:
+    each cell's (edge, cell) links, followed where the edge's bit is set in ways[0])."""
     across, down = ways
+    if links is not None:
+        return _flood_links(links, start, allowed, across)
     # The cells each step may enter: from the left (right), from the right (left), from above, below.
     right, left = (across << 1) & allowed, across & allowed
     below, above = (down << stride) & allowed, down & allowed
@@ -534,13 +608,28 @@ def flood(start: int, allowed: int, ways: tuple[int, int], stride: int) -> int:
         reached = grown
 
 
+def _flood_links(links: Links, start: int, allowed: int, ways: int) -> int:
+    """flood off the grid, where cell n is bit n: along each cell's links whose bit in `ways` is set."""
+    reached = start
+    todo = [n for n in range(start.bit_length()) if start >> n & 1]
+    while todo:
+        i = todo.pop()
+        for e, j in links[i]:
+            bit = 1 << j
+            if ways >> e & 1 and allowed & bit and not reached & bit:
+                reached |= bit
+                todo.append(j)
+    return reached
+
+
 def cells_of(board: Board, mask: int) -> list[int]:
     """The cell numbers whose bits are set in a mask."""
     index, stride = board.index, board.stride
     cells = []
     while mask:
         low = mask & -mask
-        cells.append(index[divmod(low.bit_length() - 1, stride)])
+        at = low.bit_length() - 1
+        cells.append(index[divmod(at, stride)] if stride else at)
         mask ^= low
     return cells
 
@@ -584,7 +673,7 @@ def _separating(
     group = 0
     for i in cells:
         group |= board.bit[i]
-    if flood(board.bit[a], allowed & ~group, ways, board.stride) & board.bit[b]:
+    if flood(board.bit[a], allowed & ~group, ways, board.stride, board.graph_links) & board.bit[b]:
         return set()
     if len(cells) == 1:
         return set(cells)
@@ -623,18 +712,15 @@ def _route(state: State, a: int, b: int, mask: int) -> list[int] | None:
 def _inside_corners(state: State) -> list[Move]:
     """A path turning at a cell: the cell inside the turn would touch it, so it takes neither arm."""
     board, edge = state.board, state.edge
-    index = board.index
     moves: list[Move] = []
-    for u, (row, col) in enumerate(board.cells):
+    for u in range(len(board.cells)):
         if state.on[u] != 2:
             continue
-        for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
-            a, b, d = index.get((row, col + dc)), index.get((row + dr, col)), index.get((row + dr, col + dc))
-            if a is None or b is None or d is None:
-                continue
-            if edge[board.edge_index[(u, a)]] == ON and edge[board.edge_index[(u, b)]] == ON:
-                for arm in (a, b):
-                    e = board.edge_index[(d, arm)]
+        for arm_a, arm_b, inner_a, inner_b in board.corners[u]:
+            if edge[arm_a] == ON and edge[arm_b] == ON:
+                for e in (inner_a, inner_b):
+                    arm = board.other(arm_a if e == inner_a else arm_b, u)
+                    d = board.other(e, arm)
                     if edge[e] == UNKNOWN:
                         why = (
                             f"the flow turns at {name(board, u)}: {name(board, d)}, inside the turn, "

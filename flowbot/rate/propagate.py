@@ -162,7 +162,7 @@ def _reach_all(state: State, touched: list[int]) -> list[int]:
     it be flooded again when no cell or way in or beside that reach changed since (a change there is
     often to another colour's cells, or a join, which leaves every colour's reach as it was)."""
     board, cache, cmask, bit = state.board, state.reach, state.cmask, state.board.bit
-    across, down, stride = state.across, state.down, board.stride
+    across, down = state.across, state.down
     touched_mask = 0
     for i in touched:
         touched_mask |= bit[i]
@@ -173,13 +173,14 @@ def _reach_all(state: State, touched: list[int]) -> list[int]:
             if not last[0] & touched_mask:
                 continue
             reached, around, allowed, was_across, was_down = last
-            if ((allowed ^ cmask[color]) | (was_across ^ across) | (was_down ^ down)) & around:
+            moved = (was_across ^ across) | (was_down ^ down)
+            if ((allowed ^ cmask[color]) | board.ways_cells(moved)) & around:
                 last = None
         if last is None:
             # After the local rules a full cell has no open edges left, so the edges not ruled out are
             # exactly the ways a path may take.
-            reached = flood(bit[a], cmask[color], (across, down), stride)
-            cache[color] = (reached, _beside(reached, stride), cmask[color], across, down)
+            reached = flood(bit[a], cmask[color], (across, down), board.stride, board.graph_links)
+            cache[color] = (reached, board.beside(reached), cmask[color], across, down)
         if not reached & bit[b]:
             raise Contradiction(f"{color_name(board, color)} could no longer reach its other end")
         lost = cmask[color] & ~reached
@@ -197,11 +198,5 @@ def fill_reach(state: State) -> None:
     ways = open_ways(state)
     for color, (a, _b) in enumerate(board.ends):
         if cache[color] is None:
-            reached = flood(bit[a], cmask[color], ways, board.stride)
-            cache[color] = (reached, _beside(reached, board.stride), cmask[color], *ways)
-
-
-def _beside(reached: int, stride: int) -> int:
-    """The cells a flood of `reached` looked at: those reached and their neighbours. A flood from the
-    same start with the same cells allowed and ways open among these reaches the same cells."""
-    return reached | reached << 1 | reached >> 1 | reached << stride | reached >> stride
+            reached = flood(bit[a], cmask[color], ways, board.stride, board.graph_links)
+            cache[color] = (reached, board.beside(reached), cmask[color], *ways)
