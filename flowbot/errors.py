@@ -40,8 +40,8 @@ class UsageError(FlowbotError):
 
 
 class UnsupportedBoardError(FlowbotError):
-    """A puzzle of a kind the command does not work on (`hint` and `rate` reason on classic square
-    boards only): an input it cannot use, like an unreadable one."""
+    """A puzzle of a kind the command does not work on (`hint` and `rate` refuse bridges boards,
+    whose crossings need rules of their own): an input it cannot use, like an unreadable one."""
 
 
 class CaptureError(FlowbotError):
