@@ -12,7 +12,6 @@ import pytest
 from flowbot.act.plan import PointerSettings
 from flowbot.act.pointer import FailSafeError, Interrupted
 from flowbot.generate.levels import make_level
-from flowbot.live.clock import ManualClock
 from flowbot.modes.auto_clear import AutoClear
 from flowbot.modes.auto_clear_run import report_record
 from flowbot.modes.numbermatch_clear import ClearReport, _json_record
