@@ -24,7 +24,7 @@ from flowbot.act.plan import PointerSettings
 from flowbot.act.pointer import Pointer, StopRun, stop_signals
 from flowbot.act.tuning import Tuner
 from flowbot.artifacts import default_folder
-from flowbot.capture.buttons import find_next_button
+from flowbot.capture.buttons import buttons_by_words
 from flowbot.capture.controls import is_forbidden, label_score, says_won
 from flowbot.capture.ocr import Word, read_words
 from flowbot.capture.screen import Frame, Region, Screen
@@ -178,19 +178,31 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
 
     def close_win_dialog(self) -> Scene | None:
         """Press the button of a Flow-style dialog that says its level was won ("You completed the
-        level"), and return the board that comes; None when there is no such dialog or no board came."""
+        level"), and return the board that comes; None when there is no such dialog or no board came.
+        The button is one outlined near and below the win words, whatever its width on the screen,
+        whose label says to move on; one that restarts, goes back or skips is never pressed."""
         frame = self.screen.grab(self.region)
-        button = find_next_button(frame.pixels)
-        if button is None:
-            return None
-        label = label_on(frame.pixels, button)
-        if is_forbidden(label) or (label and not label_score(label)):
-            return None  # a dialog's button that restarts or goes back, or says nothing of moving on
-        if not says_won(read_words(frame.pixels)):
+        won = [word for word in read_words(frame.pixels) if says_won([word])]
+        if not won:
             return None  # no word of a win: perhaps a dialog over a level never played
-        log.info("started on a win dialog: pressing its button %r", label or "(no label read)")
-        x, y = button.center
-        return self._try((x + frame.left, y + frame.top), None, self.region)
+        for button in buttons_by_words(frame.pixels, _box_of(won)):
+            label = label_on(frame.pixels, button)
+            if is_forbidden(label) or not label_score(label):
+                continue  # a button that restarts or goes back, or says nothing of moving on
+            log.info("started on a win dialog: pressing its button %r", label)
+            x, y = button.center
+            return self._try((x + frame.left, y + frame.top), None, self.region)
+        return None
+
+
+def _box_of(words: list[Word]) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom) around some words."""
+    return (
+        min(word.left for word in words),
+        min(word.top for word in words),
+        max(word.left + word.width for word in words),
+        max(word.top + word.height for word in words),
+    )
 
 
 @dataclass
