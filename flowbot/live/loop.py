@@ -40,6 +40,8 @@ from flowbot.live.report import AutoClearError, LevelResult, Report
 from flowbot.live.rounds import play_rounds
 from flowbot.live.scene import BoardReading, Scene
 from flowbot.live.signs import WinSigns
+from flowbot.live.window_fate import WindowFacts
+from flowbot.live.window_watch import WindowWatch
 from flowbot.progress import Progress
 
 log = logging.getLogger(__name__)
@@ -52,7 +54,7 @@ MOVED_ON, SHOWED_A_CONTROL = frozenset({"new level"}), frozenset({"dialog", "mes
 
 
 @dataclass
-class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
+class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, WindowWatch):
     """The live loop with the screen and the pointer passed in (real ones, or fakes in tests); a game
     subclasses it with its reader and its `play_level`."""
 
@@ -90,6 +92,10 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
     _other_dialog: tuple[Frame, bool] | None = None
     _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
     _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
+    # The game's window (its id, the board's area, its facts) when the level's drawing began: see
+    # WindowWatch; and when it was last looked at (clock seconds).
+    _window_before: tuple[int, Region, WindowFacts] | None = None
+    _window_checked: float = float("-inf")
     # The answers for the boards solved last, by their rows: each level is solved once (solve_once).
     _solutions: dict[tuple[str, ...], Any] = field(default_factory=dict)
 
@@ -153,8 +159,9 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
 
     def begin_drawing(self, scene: Scene) -> None:
         """Note the screen a level is drawn from: the win signals are looked for against it, and a
-        dialog read on an earlier level is not this level's."""
+        dialog read on an earlier level is not this level's; and the game's window as it is then."""
         self._before_drawing = scene.frame
+        self.note_window(scene.geometry)
         self._dialog_control = None
         self._other_dialog = None
 

@@ -39,7 +39,8 @@ SELF_ADVANCE_WAIT = 0.6
 
 class MoveOn:
     """Moving on from a won level (a role of LiveLoop: it reads `advance`, `control`, `_moved_on`,
-    `_dialog_seen`, `_dialog_control`, `_before_drawing`, and waits with `wait_for_board`)."""
+    `_dialog_seen`, `_dialog_control`, `_before_drawing`, waits with `wait_for_board`, and stops
+    with `check_window` when the game's window closed, hid, moved or was covered)."""
 
     def next_level(self, scene: Scene) -> Scene | None:
         """Move the game on from a won level and return the next level's board (None: none came,
@@ -49,6 +50,7 @@ class MoveOn:
         controls found on screen (Flow-style buttons, push buttons and links labelled next, continue,
         new, play, ...), then the profile's next button; each press is confirmed by a new board.
         """
+        self.check_window(now=True)  # nothing is pressed on a window closed, hidden, moved or covered
         previous = scene.rows
         if self._moved_on or self.advance == "instant":
             self._moved_on = False
