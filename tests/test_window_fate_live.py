@@ -137,3 +137,22 @@ def test_a_cover_already_over_the_board_when_it_was_read_is_no_news():
     assert window_fate(before, WindowFacts(True, True, box, covering=(old,))).what == "nothing"
     fate = window_fate(before, WindowFacts(True, True, box, covering=(old, new)))
     assert fate.what == "covered" and str(new) in fate.message and str(old) not in fate.message
+
+
+def test_a_window_moved_as_the_next_level_loads_is_followed(levels, tmp_path):
+    # A game that moves its window as the next level shows: that level is found in its new place
+    # (the whole screen is looked at), and played; only a move with no level after it is named.
+    game = FatedGame(levels, "moved", 0)
+    game.arm = lambda: None  # nothing before the press
+
+    real_down = game.down
+
+    def down_then_move():
+        real_down()
+        if game.session.level == 2 and game.happened_at is None:
+            game.armed = True  # the window moves as level 2 loads
+
+    game.down = down_then_move
+    report = _run(game, tmp_path)
+    assert game.happened_at is not None
+    assert report.cleared == 2 and report.halt is None, report.stopped

@@ -96,6 +96,7 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, Windo
     # WindowWatch; and when it was last looked at (clock seconds).
     _window_before: tuple[int, Region, WindowFacts] | None = None
     _window_checked: float = float("-inf")
+    _window_moved_at: float | None = None  # when a move was first seen while waiting (see MOVED_GRACE)
     # The answers for the boards solved last, by their rows: each level is solved once (solve_once).
     _solutions: dict[tuple[str, ...], Any] = field(default_factory=dict)
 

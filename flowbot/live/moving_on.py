@@ -196,6 +196,7 @@ class MoveOn:
         back after."""
         if self.dry_run:
             return
+        self.check_window(now=True)  # never a press on a window closed, hidden, moved or covered since
         guard = getattr(self.pointer, "guard", None)
         if guard is not None and hasattr(guard, "check_point"):
             guard.check_point(*target)  # on a window of the game, never the desktop or another program
