@@ -26,8 +26,10 @@ TITLE = "flowbot dialog game"
 
 
 @pytest.fixture
-def game(tmp_path):
-    """The bundled game (three 5x5 levels) in the middle of a 1600x1000 Xvfb, stopped afterwards."""
+def game(tmp_path, request):
+    """The bundled game (three 5x5 levels) in the middle of a 1600x1000 Xvfb, stopped afterwards;
+    a test's indirect parameter adds options to `flowbot game`."""
+    options = list(getattr(request, "param", []))
     from flowbot.display import VirtualDisplay
     from tests.test_live_safety import WINDOW, start_window, stop
 
@@ -40,7 +42,8 @@ def game(tmp_path):
     with VirtualDisplay(*SCREEN):
         process = start_window(
             [sys.executable, "-m", "flowbot", "game", "--folder", str(folder), "--results",
-             str(tmp_path / "results.jsonl"), "--size", f"{WINDOW[0]}x{WINDOW[1]}", "--title", TITLE],
+             str(tmp_path / "results.jsonl"), "--size", f"{WINDOW[0]}x{WINDOW[1]}", "--title", TITLE,
+             *options],
             at,
         )  # fmt: skip
         try:
@@ -88,3 +91,12 @@ def test_the_window_unmapped_right_after_a_win_is_named_with_status_11(game, tmp
     assert len(stops) == 1 and "was hidden" in stops[0], err
     assert "Traceback" not in err
     assert ended - unmapped < 5.0  # named at once (a picture saved), not after 8 s of waiting
+
+
+@pytest.mark.parametrize("game", [["--fault", "popup-window"]], indirect=True, ids=["popup-window"])
+def test_the_games_own_popup_window_over_the_board_is_no_cover(game, tmp_path):
+    # The game shows its win message in a window of its own, over the board: part of the game.
+    bot = _bot("--count", "2", "--artifacts", str(tmp_path))
+    out, err = bot.communicate(timeout=90)
+    assert bot.returncode == 0, out + err
+    assert "cleared 2 of 2" in out, out
