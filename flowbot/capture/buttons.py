@@ -9,6 +9,12 @@ import numpy as np
 
 from flowbot.cellmap import CellMap
 
+# The narrowest a dialog's button may be, in pixels: a short label ("OK") at a small font. A frame with
+# no board gives no scale to judge a button's width by; the win words it must lie by do.
+MIN_BUTTON_WIDTH = 40
+# How far below the win words a dialog's buttons may begin, in heights of those words' line.
+BUTTON_REACH = 10
+
 # White: bright and grey. The outlines of the game's buttons are drawn in pure white.
 WHITE_LEVEL = 180
 GREY_SPREAD = 60
@@ -72,6 +78,23 @@ def find_next_button(frame: np.ndarray, board: CellMap | None = None) -> Button 
             and button.width <= 1.5 * width
         ]  # fmt: skip
     return buttons[0] if buttons else None
+
+
+def buttons_by_words(frame: np.ndarray, words: tuple[int, int, int, int]) -> list[Button]:
+    """The outlined buttons of a dialog whose words lie in `words` (left, top, right, bottom, frame
+    pixels): of any reasonable width (a frame with no board gives no scale: a dialog's button may be a
+    small part of a big screen), beginning below the words' top and within reach of them, across from
+    them; nearest first. What is far from the words is some other window's, not the dialog's."""
+    left, top, right, bottom = words
+    span, line = right - left, max(1, bottom - top)
+    return [
+        button
+        for button in find_buttons(frame, min_width=MIN_BUTTON_WIDTH)
+        if button.top >= top
+        and button.top <= bottom + BUTTON_REACH * line
+        and button.left <= right + span
+        and button.left + button.width >= left - span
+    ]  # fmt: skip
 
 
 def _is_outlined_box(white: np.ndarray, left: int, top: int, w: int, h: int) -> bool:

@@ -24,9 +24,9 @@ from flowbot.act.plan import PointerSettings
 from flowbot.act.pointer import Pointer, StopRun, stop_signals
 from flowbot.act.tuning import Tuner
 from flowbot.artifacts import default_folder
-from flowbot.capture.buttons import find_next_button
+from flowbot.capture.buttons import buttons_by_words
 from flowbot.capture.controls import is_forbidden, label_score, says_won
-from flowbot.capture.ocr import read_words
+from flowbot.capture.ocr import Word, read_words
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.errors import FlowbotError
 from flowbot.live.baseline import Baseline
@@ -41,6 +41,8 @@ from flowbot.live.report import AutoClearError, LevelResult, Report
 from flowbot.live.rounds import play_rounds
 from flowbot.live.scene import BoardReading, Scene
 from flowbot.live.signs import WinSigns
+from flowbot.live.window_fate import WindowFacts
+from flowbot.live.window_watch import WindowWatch
 from flowbot.progress import Progress
 
 log = logging.getLogger(__name__)
@@ -53,7 +55,7 @@ MOVED_ON, SHOWED_A_CONTROL = frozenset({"new level"}), frozenset({"dialog", "mes
 
 
 @dataclass
-class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
+class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, WindowWatch):
     """The live loop with the screen and the pointer passed in (real ones, or fakes in tests); a game
     subclasses it with its reader and its `play_level`."""
 
@@ -90,6 +92,11 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
     _other_dialog: tuple[Frame, bool] | None = None
     _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
     _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
+    # The game's window (its id, the board's area, its facts) when the level's drawing began: see
+    # WindowWatch; and when it was last looked at (clock seconds).
+    _window_before: tuple[int, Region, WindowFacts] | None = None
+    _window_checked: float = float("-inf")
+    _window_moved_at: float | None = None  # when a move was first seen while waiting (see MOVED_GRACE)
     # The answers for the boards solved last, by their rows: each level is solved once (solve_once).
     _solutions: dict[tuple[str, ...], Any] = field(default_factory=dict)
 
@@ -153,8 +160,10 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
 
     def begin_drawing(self, scene: Scene) -> None:
         """Freeze the level's baseline, the screen it is drawn from: the win signals are looked for
-        against it, and a dialog read on an earlier level is not this level's."""
+        against it, and a dialog read on an earlier level is not this level's; and note the game's
+        window as it is then."""
         self.baseline = Baseline(scene)
+        self.note_window(scene.geometry)
         self._dialog_control = None
         self._other_dialog = None
 
@@ -178,19 +187,31 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures):
 
     def close_win_dialog(self) -> Scene | None:
         """Press the button of a Flow-style dialog that says its level was won ("You completed the
-        level"), and return the board that comes; None when there is no such dialog or no board came."""
+        level"), and return the board that comes; None when there is no such dialog or no board came.
+        The button is one outlined near and below the win words, whatever its width on the screen,
+        whose label says to move on; one that restarts, goes back or skips is never pressed."""
         frame = self.screen.grab(self.region)
-        button = find_next_button(frame.pixels)
-        if button is None:
-            return None
-        label = label_on(frame.pixels, button)
-        if is_forbidden(label) or (label and not label_score(label)):
-            return None  # a dialog's button that restarts or goes back, or says nothing of moving on
-        if not says_won(read_words(frame.pixels)):
+        won = [word for word in read_words(frame.pixels) if says_won([word])]
+        if not won:
             return None  # no word of a win: perhaps a dialog over a level never played
-        log.info("started on a win dialog: pressing its button %r", label or "(no label read)")
-        x, y = button.center
-        return self._try((x + frame.left, y + frame.top), None, self.region)
+        for button in buttons_by_words(frame.pixels, _box_of(won)):
+            label = label_on(frame.pixels, button)
+            if is_forbidden(label) or not label_score(label):
+                continue  # a button that restarts or goes back, or says nothing of moving on
+            log.info("started on a win dialog: pressing its button %r", label)
+            x, y = button.center
+            return self._try((x + frame.left, y + frame.top), None, self.region)
+        return None
+
+
+def _box_of(words: list[Word]) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom) around some words."""
+    return (
+        min(word.left for word in words),
+        min(word.top for word in words),
+        max(word.left + word.width for word in words),
+        max(word.top + word.height for word in words),
+    )
 
 
 @dataclass

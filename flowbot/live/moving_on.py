@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from flowbot.act.guard import check_on_a_window
+from flowbot.act.guard import BoardGoneError, check_on_a_window
 from flowbot.act.pointer import click
 from flowbot.capture.controls import next_controls
 from flowbot.capture.screen import Frame, Region
@@ -39,7 +39,8 @@ SELF_ADVANCE_WAIT = 0.6
 
 class MoveOn:
     """Moving on from a won level (a role of LiveLoop: it reads `advance`, `control`, `_moved_on`,
-    `_dialog_seen`, `_dialog_control`, `baseline`, and waits with `wait_for_board`)."""
+    `_dialog_seen`, `_dialog_control`, `baseline`, waits with `wait_for_board`, and stops with
+    `check_window` when the game's window closed, hid, moved or was covered)."""
 
     def next_level(self, scene: Scene) -> Scene | None:
         """Move the game on from a won level and return the next level's board (None: none came,
@@ -49,6 +50,8 @@ class MoveOn:
         controls found on screen (Flow-style buttons, push buttons and links labelled next, continue,
         new, play, ...), then the profile's next button; each press is confirmed by a new board.
         """
+        log.info("moving on from the level won")
+        self.check_window(now=True)  # nothing is pressed on a window closed, hidden, moved or covered
         previous = scene.rows
         if self._moved_on or self.advance == "instant":
             self._moved_on = False
@@ -194,11 +197,16 @@ class MoveOn:
         back after."""
         if self.dry_run:
             return
+        self.check_window(now=True)  # never a press on a window closed, hidden, moved or covered since
         guard = getattr(self.pointer, "guard", None)
-        if guard is not None and hasattr(guard, "check_point"):
-            guard.check_point(*target)  # on a window of the game, never the desktop or another program
-        else:
-            check_on_a_window(self.windows, *target)  # the game's window not known yet: not the desktop
+        try:
+            if guard is not None and hasattr(guard, "check_point"):
+                guard.check_point(*target)  # on a window of the game, never the desktop or another program
+            else:
+                check_on_a_window(self.windows, *target)  # the game's window not known yet: not the desktop
+        except BoardGoneError:
+            self.check_window(now=True)  # the window went a moment ago: say what happened to it
+            raise
         bounds = getattr(self.pointer, "bounds", None)
         if window is not None and bounds is not None and self.region is None:
             self.pointer.bounds = window

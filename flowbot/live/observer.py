@@ -22,7 +22,7 @@ STILL_POLL = 0.01
 
 class Observer:
     """The live loop's looks for a board (a role of LiveLoop: it reads `screen`, `region`, `clock`,
-    the game's `read`, `still_won` and `solvable`, and where the game is)."""
+    the game's `read`, `still_won` and `solvable`, where the game is, and `check_window`)."""
 
     def wait_for_board(
         self, previous: list[str] | None, first: bool = False, timeout: float | None = None
@@ -38,6 +38,8 @@ class Observer:
         looks: dict[Region | None, _Look] = {}
         wide = self._focus is None  # the look is of the whole area (`region`), not where the game was
         while True:
+            if previous is not None:  # waiting for the next level: is the game's window still there?
+                self.check_window()
             where = self.region if wide else self.look_region()
             look = self._look(where, previous, looks.get(where))
             looks[where] = look

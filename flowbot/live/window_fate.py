@@ -77,7 +77,8 @@ def window_fate(before: WindowFacts, now: WindowFacts) -> WindowFate:
     """Name what happened to the game's window from its facts `before` (when the level was read) and
     `now`: closed (the window no longer exists), hidden (it exists but is not shown: minimised,
     unmapped), moved (shown elsewhere or at another size), covered (another program's window over
-    the board), else nothing. A window that was not known before has nothing to compare: nothing."""
+    the board, that was not over it before), else nothing. A window that was not known before has
+    nothing to compare: nothing."""
     if not before.exists:
         return WindowFate("nothing", "the game's window was not known: nothing to compare")
     if not now.exists:
@@ -89,8 +90,9 @@ def window_fate(before: WindowFacts, now: WindowFacts) -> WindowFate:
             "moved",
             f"the game's window moved from {before.box} to {now.box} (LEFT,TOP,WIDTH,HEIGHT); {STOPPED}",
         )
-    if now.covering:
-        boxes = ", ".join(str(box) for box in now.covering)
+    covering = [box for box in now.covering if box not in before.covering]  # new since: not the game's look
+    if covering:
+        boxes = ", ".join(str(box) for box in covering)
         return WindowFate("covered", f"another window ({boxes}) covers the game's board; {STOPPED}")
     return WindowFate("nothing", "the game's window is where it was, shown and uncovered")
 
@@ -101,7 +103,9 @@ def window_facts(windows: WindowSource, window_id: int, board: Region | None = N
     are not the game's own (its popups and dialog windows are part of the game)."""
     box = windows.box(window_id)
     if box is None:
-        return WindowFacts(exists=windows.exists(window_id), shown=False, box=None)
+        exists = getattr(windows, "exists", None)  # a source that cannot tell: gone from the stack
+        gone = not exists(window_id) if exists is not None else window_id not in windows.stack()
+        return WindowFacts(exists=not gone, shown=False, box=None)
     area = board if board is not None else box
     stack = windows.stack()
     above = stack[stack.index(window_id) + 1 :] if window_id in stack else []

@@ -85,8 +85,17 @@ def report_record(report: Report, count: int | None) -> dict:
         "per_level": [level.record() for level in report.levels],
         "pointer": report.pointer,
         "stopped": report.stopped,
+        "interrupted": interrupted(report.halt),
         "failure_image": report.failure_image,
     }
+
+
+def interrupted(halt: FlowbotError | None) -> bool:
+    """True when a stop signal (Ctrl-C, SIGTERM, SIGHUP, ...) ended the run early: scripts tell it
+    from a run that stopped on its own without parsing `stopped`."""
+    from flowbot.act.pointer import Interrupted
+
+    return isinstance(halt, Interrupted)
 
 
 def _remember_control(profile, control: RememberedControl | None) -> None:

@@ -390,6 +390,8 @@ def run_numbermatch_clear(
 
 def _json_record(report: ClearReport, count: int | None) -> dict:
     """The run's one JSON line (--json): boards, per board, the rules learnt, clicks and the stop."""
+    from flowbot.act.pointer import Interrupted  # a stop signal, told apart from any other stop
+
     return {
         "boards": len(report.boards),
         "cleared": report.cleared,
@@ -412,6 +414,7 @@ def _json_record(report: ClearReport, count: int | None) -> dict:
         "clicks": report.clicks,
         "wrong_clicks": report.wrong_clicks,
         "stopped": report.stopped,
+        "interrupted": isinstance(report.halt, Interrupted),
     }
 
 

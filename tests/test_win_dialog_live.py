@@ -1,0 +1,102 @@
+"""For real, on Xvfb with the bundled game's window: `auto-clear --count 1` twice in a row with no
+profile clears a level each time (the second run starts on the first's win dialog, and presses its
+"next level"); and the game's window unmapped right after a win stops the bot with one line naming
+it and status 11, not after waiting for a level that cannot come."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+from flowbot.formats import write_puzzle_json
+from flowbot.generate.levels import make_level
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("Xvfb") is None or shutil.which("xdotool") is None, reason="needs Xvfb and xdotool"
+)
+
+SCREEN = (1600, 1000)
+TITLE = "flowbot dialog game"
+
+
+@pytest.fixture
+def game(tmp_path, request):
+    """The bundled game (three 5x5 levels) in the middle of a 1600x1000 Xvfb, stopped afterwards;
+    a test's indirect parameter adds options to `flowbot game`."""
+    options = list(getattr(request, "param", []))
+    from flowbot.display import VirtualDisplay
+    from tests.test_live_safety import WINDOW, start_window, stop
+
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    for index in range(3):
+        level = make_level(5, 5, 4, random.Random(60 + index)).puzzle
+        write_puzzle_json(level, folder / f"{index + 1:03d}.json")
+    at = ((SCREEN[0] - WINDOW[0]) // 2, (SCREEN[1] - WINDOW[1]) // 2)
+    with VirtualDisplay(*SCREEN):
+        process = start_window(
+            [sys.executable, "-m", "flowbot", "game", "--folder", str(folder), "--results",
+             str(tmp_path / "results.jsonl"), "--size", f"{WINDOW[0]}x{WINDOW[1]}", "--title", TITLE,
+             *options],
+            at,
+        )  # fmt: skip
+        try:
+            yield process
+        finally:
+            stop(process)
+
+
+def _bot(*options: str, verbose: bool = False) -> subprocess.Popen:
+    """`flowbot auto-clear` with no profile (a scratch folder holds none), as its own process."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "flowbot", *(["-v"] if verbose else []), "auto-clear", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.mkdtemp(prefix="flowbot-"),
+    )  # fmt: skip
+
+
+def test_two_runs_in_a_row_each_clear_a_level(game, tmp_path):
+    for run in (1, 2):
+        bot = _bot("--count", "1", "--artifacts", str(tmp_path))
+        out, err = bot.communicate(timeout=90)
+        assert bot.returncode == 0, f"run {run}: {out}{err}"
+        assert "cleared 1 of 1" in out, out
+
+
+def test_the_window_unmapped_right_after_a_win_is_named_with_status_11(game, tmp_path):
+    from tests.test_live_safety import PointerWatch
+
+    watch = PointerWatch()
+    try:
+        window_id = str(watch.top_level_named(TITLE))
+    finally:
+        watch.stop()
+    bot = _bot("--count", "2", "--artifacts", str(tmp_path), verbose=True)
+    seen = []
+    for line in bot.stderr:  # its log: the first level won, the move-on step begins
+        seen.append(line)
+        if "moving on from the level won" in line:
+            break
+    subprocess.run(["xdotool", "windowunmap", window_id], check=True)
+    unmapped = time.monotonic()
+    out, err = bot.communicate(timeout=60)
+    ended = time.monotonic()
+    assert bot.returncode == 11, "".join(seen) + out + err
+    stops = [line for line in err.splitlines() if line.startswith("flowbot: ")]
+    assert len(stops) == 1 and "was hidden" in stops[0], err
+    assert "Traceback" not in err
+    assert ended - unmapped < 5.0  # named at once (a picture saved), not after 8 s of waiting
+
+
+@pytest.mark.parametrize("game", [["--fault", "popup-window"]], indirect=True, ids=["popup-window"])
+def test_the_games_own_popup_window_over_the_board_is_no_cover(game, tmp_path):
+    # The game shows its win message in a window of its own, over the board: part of the game.
+    bot = _bot("--count", "2", "--artifacts", str(tmp_path))
+    out, err = bot.communicate(timeout=90)
+    assert bot.returncode == 0, out + err
+    assert "cleared 2 of 2" in out, out
