@@ -149,7 +149,9 @@ def test_live_commands_exit_128_plus_the_signal(args, signum, tmp_path, monkeypa
     else:
         assert err.splitlines()[-1] == f"flowbot: interrupted by {signum.name}"
     if "--json" in args:
-        assert json.loads(out)["stopped"] == f"interrupted by {signum.name}"
+        record = json.loads(out)
+        assert record["stopped"] == f"interrupted by {signum.name}"
+        assert record["interrupted"] is True  # before the bot's loop began as well as within it
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)

@@ -52,7 +52,13 @@ def run(args: argparse.Namespace) -> int:
 
             from flowbot.errors import stop_words
 
-            line = {"levels": 0, "asked": args.count, "cleared": 0, "stopped": stop_words(stop)}
+            line = {
+                "levels": 0,
+                "asked": args.count,
+                "cleared": 0,
+                "stopped": stop_words(stop),
+                "interrupted": True,
+            }
             sys.stdout.write(json.dumps(line) + "\n")
         raise
 
