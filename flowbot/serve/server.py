@@ -10,7 +10,6 @@ import socket
 import sys
 from typing import TextIO
 
-from flowbot.commands.serve import DEFAULT_HOST, DEFAULT_PORT
 from flowbot.errors import UsageError
 from flowbot.serve.clients import Network
 
@@ -19,8 +18,8 @@ SHUTDOWN_GRACE = 5.0
 
 
 def serve(
-    host: str = DEFAULT_HOST,
-    port: int = DEFAULT_PORT,
+    host: str,
+    port: int,
     *,
     workers: int | None = None,
     trusted: tuple[Network, ...] = (),
