@@ -246,6 +246,17 @@ def draw_strokes(
     return drawn
 
 
+def tap_dots(pointer: Pointer, points: list[Point], sleep: Callable[[float], None] = time.sleep) -> None:
+    """A tap on each point in turn (a dot, to clear its flow), each asked of the pointer's guard first
+    as a stroke's press is (see draw_strokes)."""
+    guard = getattr(pointer, "guard", None)
+    for x, y in points:
+        if guard is not None:
+            guard.check(x, y)
+        pointer.move(x, y)
+        _tap(pointer, sleep)
+
+
 def _tap(pointer: Pointer, sleep: Callable[[float], None]) -> None:
     """A click where the pointer is. On a web page an earlier drag can leave some of the page selected,
     and a drag that starts inside a selection is the browser's drag-and-drop: the page then gets no

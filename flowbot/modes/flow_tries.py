@@ -3,7 +3,11 @@ which strokes to draw, how long to look for the game's word after each try, and 
 when the game did not take the level: only the flows with a cell or join not shown (pressing a dot
 restarts its flow), on a slower rung when the tuner says so, each from the dot it was not started
 from; and when every flow shows joined but the game said nothing, one flow a try, the last drawn
-first (a game may have missed one release, which the picture does not show)."""
+first (a game may have missed one release, which the picture does not show).
+
+Before a redraw, the pipes of the failed try still in the way are cleared: a game that never cuts
+another flow's pipe stops a stroke at the first cell of another colour, so the flows showing where
+others belong are tapped on a dot (which clears a flow) until the board reads clear, then drawn again."""
 
 from __future__ import annotations
 
@@ -13,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from flowbot.act.clear import clearing_taps, flows_in_the_way, read_seen
 from flowbot.act.guard import STOPPED, BoardAnsweredError, BoardGoneError
-from flowbot.act.plan import PointerSettings, plan_strokes
+from flowbot.act.plan import PointerSettings, plan_strokes, tap_dots
 from flowbot.act.tuning import PROBE_TIMEOUT
 from flowbot.live.counters import done_count
 from flowbot.live.level import LevelRun, timed_plan
@@ -23,6 +28,13 @@ from flowbot.model import Cell, Geometry
 from flowbot.modes.flow_verdict import Baseline
 
 log = logging.getLogger(__name__)
+
+# Rounds of taps on the flows in the way before a redraw (each after a look at the board): a game
+# that missed a tap gets another; one whose board never reads clear is drawn on anyway.
+CLEAR_ROUNDS = 3
+# Times one flow drawn again alone at one rung may show joined and stay unconfirmed before the rung is
+# stepped down: a game that misses releases shows every flow joined, which says nothing of speed.
+UNCONFIRMED_REDRAWS = 2
 
 
 @dataclass
@@ -43,6 +55,8 @@ class FlowTries:
     starts: dict[int, Cell] = field(default_factory=dict)  # the cell each flow's last stroke began on
     tap_first: set[int] = field(default_factory=set)  # flows whose last stroke left every cell as it was
     probing: bool = False  # the last try was judged with the tuner's short look
+    # Per flow drawn again alone at the tuner's current rung: how often it showed joined, unconfirmed.
+    redrawn: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def start(cls, loop: Any, run: LevelRun) -> FlowTries:
@@ -104,15 +118,52 @@ class FlowTries:
         moved = loop.found_again(run.scene)
         if moved is None and loop.level_gone(run.scene, self.baseline, self.probing):
             return "message"
-        if loop.tuner is not None and loop.tuner.dropped():
-            self.settings = loop.tuner.settings  # too fast for this game: one rung slower
-            log.info("level %d: drawing slower: %s", number, loop.tuner.rung.name)
         if moved is not None and moved.geometry != run.scene.geometry:
             run.scene = moved  # the board moved (a banner, a resize): draw where it is now
             loop.fence(moved.geometry, moved.frame, run.puzzle)
         broken = {color for color, path in enumerate(run.solution.paths) if set(path) & missing}
-        self.next_strokes(run, evidence, broken)
+        in_way = self.clear_strays(run) if broken else set()
+        if loop.tuner is not None and self.too_fast(evidence, broken, in_way) and loop.tuner.dropped():
+            self.settings = loop.tuner.settings  # too fast for this game: one rung slower
+            self.redrawn.clear()
+            log.info("level %d: drawing slower: %s", number, loop.tuner.rung.name)
+        self.next_strokes(run, evidence, broken | in_way)
         return None
+
+    def too_fast(self, evidence: Evidence, broken: set[int], in_way: set[int]) -> bool:
+        """Whether a try not taken says the rung is too fast for the game. Not when every flow it
+        left broken was stopped by another colour or stood in another's way (a game that does not cut
+        pipes: tries drawn too fast leave cells empty, not another flow's). Not when every join showed
+        (drawn, unconfirmed: a release the game missed says nothing of speed) until one flow drawn
+        again alone at this rung stayed unconfirmed UNCONFIRMED_REDRAWS times."""
+        if evidence.unconfirmed:
+            if len(self.strokes) != 1:
+                return False
+            flow = self.strokes[0].color
+            self.redrawn[flow] = self.redrawn.get(flow, 0) + 1
+            return self.redrawn[flow] >= UNCONFIRMED_REDRAWS
+        return not (in_way and broken <= in_way)
+
+    def clear_strays(self, run: LevelRun) -> set[int]:
+        """Clear the flows in the way of a redraw (see the module's docstring): tap one dot of each,
+        look again, up to CLEAR_ROUNDS times; the flows found in the way, to be drawn again."""
+        loop, solution = self.loop, run.solution
+        in_way: set[int] = set()
+        for _ in range(CLEAR_ROUNDS):
+            seen = self.seen(run)
+            in_way |= set(flows_in_the_way(seen, solution))
+            taps = clearing_taps(seen, solution)
+            if not taps:
+                break
+            log.info("level %d: %d flow(s) in the way; tapping their dots first", run.number, len(taps))
+            tap_dots(loop.pointer, [run.scene.geometry.center(dot) for dot in taps], loop.clock.sleep)
+        return in_way
+
+    def seen(self, run: LevelRun) -> list[list[int | None]]:
+        """The flow each cell of the board shows now (flowbot.act.clear.read_seen)."""
+        frame = self.loop.screen.grab(self.loop.look_region())
+        shown = run.scene.geometry.shifted(-frame.left, -frame.top)
+        return read_seen(frame.pixels, shown, self.baseline.flow_rgb, self.baseline.centres)
 
     def next_strokes(self, run: LevelRun, evidence: Evidence, broken: set[int]) -> None:
         """Plan the next try: only the flows with a cell or join not shown (a level whose last flow is
