@@ -66,7 +66,10 @@ class Game:
         env: dict[str, str] | None = None,
         script: str | None = None,
     ) -> None:
-        environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLORTERM")}
+        # LINES and COLUMNS (set by some test runners' workers) would pin curses to their size, deaf to
+        # the pseudo-terminal's resizes: the terminal alone tells the size, as a person's does.
+        dropped = ("NO_COLOR", "COLORTERM", "LINES", "COLUMNS")
+        environ = {k: v for k, v in os.environ.items() if k not in dropped}
         environ.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHON=sys.executable)
         environ.update(env or {})
         # With a script, a shell runs it with the arguments as $1...; $PYTHON is this interpreter.
