@@ -34,8 +34,8 @@ EXIT_STATUSES: tuple[tuple[tuple[int, ...], str], ...] = (
     ((10,), "the fail-safe: the pointer was thrown into a screen corner"),
     (
         (11,),
-        "the game's board is gone: its window closed, was hidden, moved or was covered (while drawing, or between levels), or the screen shrank from under "
-        "it (stopped before pressing)",
+        "the game's board is gone: its window closed, was hidden, moved or was covered (while drawing, "
+        "or between levels), or the screen shrank from under it (stopped before pressing)",
     ),
     (
         (12,),
