@@ -59,6 +59,10 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     _one_display_start_at_a_time(config)
     _watch_presses(config)
+    # pytest-xdist's workers start with LINES=24 and COLUMNS=80 in their environment: passed on, they
+    # would fix the size of every terminal a test opens (curses takes them over the terminal's own).
+    for name in ("LINES", "COLUMNS"):
+        os.environ.pop(name, None)
 
 
 def _one_display_start_at_a_time(config: pytest.Config) -> None:
