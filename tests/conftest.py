@@ -57,7 +57,33 @@ def pytest_configure(config: pytest.Config) -> None:
         "game_in_its_own_session: a harness starts a third-party game in a session of its own; every"
         " window of a process in another session than the test's is the game's",
     )
+    _one_display_start_at_a_time(config)
     _watch_presses(config)
+    # pytest-xdist's workers start with LINES=24 and COLUMNS=80 in their environment: passed on, they
+    # would fix the size of every terminal a test opens (curses takes them over the terminal's own).
+    for name in ("LINES", "COLUMNS"):
+        os.environ.pop(name, None)
+
+
+def _one_display_start_at_a_time(config: pytest.Config) -> None:
+    """Every VirtualDisplay started in a test process picks its number under a lock shared by the
+    run's processes (tests/live_display.py): the suite runs on pytest-xdist's workers."""
+    from flowbot.display import VirtualDisplay
+    from tests.live_display import display_numbers_held
+
+    start = VirtualDisplay.start
+
+    def start_held(display: VirtualDisplay) -> None:
+        """Start the display while no other test process picks a number."""
+        with display_numbers_held():
+            start(display)
+
+    def restore() -> None:
+        """Put the helper back."""
+        VirtualDisplay.start = start
+
+    VirtualDisplay.start = start_held
+    config.add_cleanup(restore)
 
 
 # --- every press on every display the tests start (tests/press_watch.py) ------------------------------
@@ -146,10 +172,28 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     return result
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On a pytest-xdist worker: hand the press figures to the controller, for its summary."""
+    watch = session.config.stash.get(WATCH, None)
+    output = getattr(session.config, "workeroutput", None)
+    if watch is not None and output is not None:
+        output["press_watch"] = watch.export()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """On pytest-xdist's controller: a worker ended; its press figures join the run's."""
+    watch = node.config.stash.get(WATCH, None)
+    figures = getattr(node, "workeroutput", {}).get("press_watch")
+    if watch is not None and figures is not None:
+        watch.merge(figures)
+
+
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
-    """The session's press figures: presses seen, outside the game, skips on unsolved levels, per test."""
+    """The session's press figures: presses seen, outside the game, skips on unsolved levels, per test
+    (a run on pytest-xdist's workers: theirs, merged)."""
     watch = config.stash.get(WATCH, None)
-    if watch is None or not watch.recordings:
+    if watch is None or not watch.displays():
         return
     terminalreporter.write_sep("-", "presses on the tests' displays (issue 22)")
     for line in watch.summary():

@@ -21,7 +21,7 @@ import json
 import os
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from flowbot.game.presslog import LEVEL_CHANGES
@@ -62,6 +62,7 @@ class PressWatch:
         self.recordings: list[Recording] = []
         self.spans: list[Span] = []
         self.overhead = 0.0  # seconds spent starting and stopping recorders
+        self.displays_elsewhere = 0  # displays recorded by the other processes of the run (xdist workers)
         self._opened: float | None = None
 
     # --- the displays ---------------------------------------------------------------------------
@@ -112,12 +113,32 @@ class PressWatch:
                 continue
         return lines
 
+    # --- a run split over processes (pytest-xdist) -----------------------------------------------------
+
+    def export(self) -> dict:
+        """This process's figures, as plain data a worker hands to the run's controller."""
+        return {
+            "displays": len(self.recordings) + self.displays_elsewhere,
+            "overhead": self.overhead,
+            "spans": [asdict(span) for span in self.spans],
+        }
+
+    def merge(self, figures: dict) -> None:
+        """Add the figures a worker exported (its spans were judged there: this is for the summary)."""
+        self.displays_elsewhere += figures["displays"]
+        self.overhead += figures["overhead"]
+        self.spans.extend(Span(**span) for span in figures["spans"])
+
+    def displays(self) -> int:
+        """How many displays had a recorder, in this process and the ones merged."""
+        return len(self.recordings) + self.displays_elsewhere
+
     def summary(self) -> list[str]:
         """The session's figures, for the terminal summary."""
         live = [span for span in self.spans if span.presses]
         judged = [span for span in live if span.judged]
         lines = [
-            f"presses recorded on {len(self.recordings)} display(s) in {len(live)} test(s)"
+            f"presses recorded on {self.displays()} display(s) in {len(live)} test(s)"
             f" ({len(judged)} judged, {len(live) - len(judged)} not: the test presses, or a harness judges):"
             f" {sum(s.presses for s in live)} presses, {sum(s.presses for s in judged)} judged"
             f" ({sum(s.taken for s in judged)} taken by a game that says what it hit,"

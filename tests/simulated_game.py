@@ -78,9 +78,16 @@ class SimulatedGame:
         if self.own_clock:
             self.clock.advance(GRAB_TIME)
         self.layout = self._draw()
-        pixels = surface_to_bgr(self.surface)
         if region is None:
-            return Frame(pixels)
+            return Frame(surface_to_bgr(self.surface))
+        width, height = self.surface.get_size()
+        left, top = region.left, region.top
+        if 0 <= left < width and 0 <= top < height:
+            # Only the part asked for is copied out of the surface (most looks are of a small part).
+            box = (left, top, min(region.width, width - left), min(region.height, height - top))
+            if box[2] > 0 and box[3] > 0:
+                return Frame(surface_to_bgr(self.surface.subsurface(box)), left, top)
+        pixels = surface_to_bgr(self.surface)
         part = pixels[region.top : region.top + region.height, region.left : region.left + region.width]
         return Frame(np.ascontiguousarray(part), region.left, region.top)
 
@@ -128,8 +135,24 @@ class DesktopGame(SimulatedGame):
     def grab(self, region: Region | None = None) -> Frame:
         """What the desktop shows now, of `region` (default: all of it)."""
         self.grabbed.append(region)
-        self.show()
+        if region is None or type(self).show is not DesktopGame.show:
+            self.show()  # all of the window (a subclass's `show` sees every look)
+        else:
+            self._show_part(region)
         return self.copy(region)
+
+    def _show_part(self, region: Region) -> None:
+        """Draw the part of the game's window within `region` onto the desktop, as `show` does all of
+        it (the rest of the window is drawn when a look takes it in; a look that takes in none of it
+        draws a pixel of it, so that the game is drawn once per look all the same)."""
+        left, top = self.at
+        x0, y0 = max(region.left, left), max(region.top, top)
+        x1 = min(region.left + region.width, left + self.window.width)
+        y1 = min(region.top + region.height, top + self.window.height)
+        if x1 <= x0 or y1 <= y0:
+            x0, y0, x1, y1 = left, top, left + 1, top + 1
+        part = super().grab(Region(x0 - left, y0 - top, x1 - x0, y1 - y0)).pixels
+        self.desktop[y0:y1, x0:x1] = part
 
     def copy(self, region: Region | None) -> Frame:
         """The desktop's pixels of `region` as they are, copied as a capture copies them."""

@@ -4,7 +4,6 @@ what the game settles on, and take the game's win dialog at its word."""
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 
@@ -15,7 +14,7 @@ from flowbot.generate.levels import make_level
 from flowbot.modes.auto_clear import AutoClear
 from tests.simulated_game import SimulatedGame
 
-LAG = 0.6  # seconds between what the game does and what the screen shows
+LAG = 0.6  # seconds of the game's clock between what the game does and what the screen shows
 
 
 class LateScreen(SimulatedGame):
@@ -27,7 +26,7 @@ class LateScreen(SimulatedGame):
 
     def _note(self) -> None:
         """Remember what the game shows now, with the time."""
-        self.history.append((time.monotonic(), SimulatedGame.grab(self).pixels))
+        self.history.append((self.clock.now(), SimulatedGame.grab(self).pixels))
 
     def move(self, x: float, y: float) -> None:
         """Pointer motion, drawn now, seen later."""
@@ -47,7 +46,7 @@ class LateScreen(SimulatedGame):
     def grab(self, region: Region | None = None) -> Frame:
         """What the game drew LAG seconds ago."""
         self._note()
-        now = time.monotonic()
+        now = self.clock.now()
         pixels = next((frame for moment, frame in reversed(self.history) if moment <= now - LAG),
                       self.history[0][1])  # fmt: skip
         self.history = [item for item in self.history if item[0] > now - LAG - 1] or self.history[-1:]
@@ -61,7 +60,7 @@ def test_self_tuning_on_a_late_screen_takes_the_win_dialog_at_its_word(tmp_path)
     rng = random.Random(7)
     levels = [make_level(side, side, side - 1, rng).puzzle for side in (5, 6, 7, 8, 9, 5)]
     game = LateScreen(levels)
-    loop = AutoClear(game, game, PointerSettings(), None, 6, artifacts=tmp_path)
+    loop = AutoClear(game, game, PointerSettings(), None, 6, artifacts=tmp_path, clock=game.clock)
     loop.tuner = start_tuner(PointerSettings())
     report = loop.run()
     assert report.cleared == 6, report.summary()

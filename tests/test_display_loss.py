@@ -357,14 +357,17 @@ def _ended(process: subprocess.Popen, timeout: float) -> str:
 def test_a_virtual_display_never_takes_a_number_another_server_still_listens_on(tmp_path):
     import socket
 
+    from tests.live_display import display_numbers_held
+
     # A server whose socket file is gone but who still listens on the abstract socket: stand-in.
     with display.VirtualDisplay(320, 240) as first:
         number = int(first.name[1:])
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            first.stop()
-            listener.bind(f"\0/tmp/.X11-unix/X{number}")
-            listener.listen(1)
+            with display_numbers_held():  # no other test process takes the number in between
+                first.stop()
+                listener.bind(f"\0/tmp/.X11-unix/X{number}")
+                listener.listen(1)
             with display.VirtualDisplay(320, 240) as second:
                 assert second.name != f":{number}"
                 assert second.process.poll() is None
