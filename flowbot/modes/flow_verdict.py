@@ -199,11 +199,13 @@ class FlowVerdict:
 
     def word(self, late: bool, unfinished: list, none_read: bool, in_place: bool) -> Evidence | None:
         """The game's word that costs OCR, looked for once each: a new move-on button (when the look
-        is late or the level is gone), then win words or counters (late, or nothing read in place)."""
-        if unfinished:
+        is late or the level is gone), then win words or counters (late, or nothing read in place).
+        Cells as before drawing on a level still in place trust no sign (a "halfway" box); where the
+        level's dots are gone (a next level in place, under the game's popup) only win words do."""
+        if unfinished and in_place:
             return None
         loop, scene = self.loop, self.scene
-        if not self.looked_for_controls and (late or not in_place):
+        if not unfinished and not self.looked_for_controls and (late or not in_place):
             # A button that moves on, new since the board was read, over or beside the board.
             self.looked_for_controls = True
             if loop.new_button(scene, self.window):
