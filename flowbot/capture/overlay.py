@@ -182,7 +182,7 @@ def draw_hint(
         centre = _point(*geometry.center(cell))
         cv2.circle(picture, centre, round(0.3 * size), OUTLINE, pipe // 2 + 2, cv2.LINE_AA)
         cv2.circle(picture, centre, round(0.3 * size), _bgr(seen_rgb, color), pipe // 2, cv2.LINE_AA)
-    _caption(picture, geometry, caption)
+    caption_above(picture, geometry.ys[0], caption)
     return picture
 
 
@@ -211,15 +211,16 @@ def _frame_cell(picture: np.ndarray, geometry: Geometry, cell, colour, width: in
     cv2.rectangle(picture, top_left, bottom_right, colour, width, cv2.LINE_AA)
 
 
-def _caption(picture: np.ndarray, geometry: Geometry, text: str) -> None:
-    """Write the text in wrapped lines on a dark band above the board (or at the top of the picture)."""
+def caption_above(picture: np.ndarray, board_top: float, text: str) -> None:
+    """Write the text in wrapped lines on a dark band above the board whose top edge is at `board_top`
+    (or at the top of the picture)."""
     height, width = picture.shape[:2]
     scale = max(0.4, min(1.2, width / 1100))
     thickness = max(1, round(scale * 2))
     line_height = round(30 * scale)
     lines = wrap_text(text, max(20, int(width / (19 * scale))))
     band = line_height * len(lines) + line_height // 2
-    top = max(0, round(geometry.ys[0]) - band - 4)
+    top = max(0, round(board_top) - band - 4)
     overlay = picture.copy()
     cv2.rectangle(overlay, (0, top), (width, min(height, top + band)), (30, 30, 30), -1)
     cv2.addWeighted(overlay, 0.75, picture, 0.25, 0, dst=picture)

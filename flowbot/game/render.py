@@ -238,15 +238,19 @@ class Renderer:
                 for x in (left + stub, right - stub):
                     surface.fill(color, pygame.Rect(x - half, y - half, LINE_WIDTH, reach + LINE_WIDTH))
 
+    def _empty_markers(self, surface: pygame.Surface, geometry, board: GameBoard) -> None:
+        """A faint marker in each cell no pipe or dot takes (a board drawn without a grid)."""
+        taken = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
+        taken |= {cell for pair in board.puzzle.endpoints for cell in pair}
+        radius = min(5.0, max(1.5, MARKER_RADIUS * geometry.cell_size))
+        for cell in board.puzzle.cells():
+            if cell not in taken:
+                pygame.draw.aacircle(surface, self.theme.marker_rgb, geometry.center(cell), radius)
+
     def _hex_grid(self, surface: pygame.Surface, geometry: HexGeometry, board: GameBoard) -> None:
         """Every cell's hexagon outlined (or a faint marker in each, without a grid)."""
         if not self.theme.grid:
-            taken = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
-            taken |= {cell for pair in board.puzzle.endpoints for cell in pair}
-            radius = min(5.0, max(1.5, MARKER_RADIUS * geometry.cell_size))
-            for cell in board.puzzle.cells():
-                if cell not in taken:
-                    pygame.draw.aacircle(surface, self.theme.marker_rgb, geometry.center(cell), radius)
+            self._empty_markers(surface, geometry, board)
             return
         for cell in board.puzzle.cells():
             pygame.draw.polygon(surface, self.theme.line_rgb, geometry.corners(cell), LINE_WIDTH)
@@ -255,12 +259,7 @@ class Renderer:
         """Every cell's polygon outlined thin, and the board's outline thick and brighter (a faint marker
         in each empty cell instead, without a grid)."""
         if not self.theme.grid:
-            taken = {cell for pipe in board.pipes if len(pipe) > 1 for cell in pipe}
-            taken |= {cell for pair in board.puzzle.endpoints for cell in pair}
-            radius = min(5.0, max(1.5, MARKER_RADIUS * geometry.cell_size))
-            for cell in board.puzzle.cells():
-                if cell not in taken:
-                    pygame.draw.aacircle(surface, self.theme.marker_rgb, geometry.center(cell), radius)
+            self._empty_markers(surface, geometry, board)
             return
         for cell in board.puzzle.cells():
             pygame.draw.polygon(surface, self.theme.line_rgb, geometry.outline(cell), LINE_WIDTH)

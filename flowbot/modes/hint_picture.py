@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from flowbot.capture.overlay import HINT_MARK, OUTLINE, WRONG_MARK, wrap_text
+from flowbot.capture.overlay import HINT_MARK, OUTLINE, WRONG_MARK, caption_above
 from flowbot.model import Cell
 
 Join = tuple[Cell, Cell, int]
@@ -59,7 +59,7 @@ def draw_cells_hint(
         cv2.circle(picture, middle, radius, OUTLINE, pipe // 2 + 2, cv2.LINE_AA)
         cv2.circle(picture, middle, radius, _bgr(reading.seen_rgb, color), pipe // 2, cv2.LINE_AA)
     top = min(y for _x, y in centres.values()) - size
-    _caption(picture, top, caption)
+    caption_above(picture, top, caption)
     return picture
 
 
@@ -74,22 +74,3 @@ def _bgr(seen_rgb: tuple[tuple[int, int, int], ...], color: int) -> tuple[int, i
         red, green, blue = seen_rgb[color]
         return blue, green, red
     return OUTLINE
-
-
-def _caption(picture: np.ndarray, board_top: float, text: str) -> None:
-    """Write the text in wrapped lines on a dark band above the board (or at the top of the picture)."""
-    height, width = picture.shape[:2]
-    scale = max(0.4, min(1.2, width / 1100))
-    thickness = max(1, round(scale * 2))
-    line_height = round(30 * scale)
-    lines = wrap_text(text, max(20, int(width / (19 * scale))))
-    band = line_height * len(lines) + line_height // 2
-    top = max(0, round(board_top) - band - 4)
-    overlay = picture.copy()
-    cv2.rectangle(overlay, (0, top), (width, min(height, top + band)), (30, 30, 30), -1)
-    cv2.addWeighted(overlay, 0.75, picture, 0.25, 0, dst=picture)
-    for number, line in enumerate(lines):
-        y = top + line_height * (number + 1)
-        cv2.putText(
-            picture, line, (8, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness, cv2.LINE_AA
-        )
