@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_variant_clear import bot_against_game
+
 WINDOW = (540, 960)
 SHAPES = ("cube", "stack", "ring", "eight", "star", "triangle", "hexhex")
 
@@ -58,21 +60,7 @@ def run_shape(shape: str, args: argparse.Namespace, folder: Path) -> dict:
     results = folder / f"{shape}.jsonl"
     # One level more than asked: the game writes a level's result when it moves past it.
     game = start_game(shape, args.seed, args.levels + 1, results)
-    try:
-        started = time.perf_counter()
-        bot = subprocess.run(
-            [sys.executable, "-m", "flowbot", "auto-clear", "--count", str(args.levels), "--json"],
-            capture_output=True, text=True, cwd=folder, timeout=60 * args.levels, check=False,
-        )  # fmt: skip
-        seconds = time.perf_counter() - started
-    finally:
-        game.terminate()
-        game.wait(timeout=10)
-    lines = bot.stdout.strip().splitlines()
-    record = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
-    solved = (
-        [json.loads(line)["solved"] for line in results.read_text().splitlines()] if results.exists() else []
-    )
+    bot, record, solved, seconds = bot_against_game(game, args.levels, folder, results)
     return {
         "shape": shape,
         "levels": args.levels,

@@ -51,20 +51,11 @@ def run_variant(variant: str, args: argparse.Namespace, folder: Path) -> dict:
         if game.stdout.readline().strip() != "game ready":
             raise SystemExit(f"the {variant} game did not start: {game.stderr.read()}")
         time.sleep(0.3)
-        started = time.perf_counter()
-        bot = subprocess.run(
-            [sys.executable, "-m", "flowbot", "auto-clear", "--count", str(args.levels), "--json"],
-            capture_output=True, text=True, cwd=folder, timeout=60 * args.levels, check=False,
-        )  # fmt: skip
-        seconds = time.perf_counter() - started
-    finally:
+    except BaseException:
         game.terminate()
         game.wait(timeout=10)
-    lines = bot.stdout.strip().splitlines()
-    record = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
-    solved = (
-        [json.loads(line)["solved"] for line in results.read_text().splitlines()] if results.exists() else []
-    )
+        raise
+    bot, record, solved, seconds = bot_against_game(game, args.levels, folder, results)
     return {
         "variant": variant,
         "board": args.board,
@@ -77,6 +68,27 @@ def run_variant(variant: str, args: argparse.Namespace, folder: Path) -> dict:
         "timing_ms_median": record.get("timing_ms_median", {}),
         "stopped": record.get("stopped") or bot.stderr.strip()[-300:],
     }
+
+
+def bot_against_game(game: subprocess.Popen, levels: int, folder: Path, results: Path):
+    """Run `flowbot auto-clear --count LEVELS --json` on the started game, then stop the game: the
+    bot's run, its JSON record, each level's `solved` from the game's results file, and its seconds."""
+    try:
+        started = time.perf_counter()
+        bot = subprocess.run(
+            [sys.executable, "-m", "flowbot", "auto-clear", "--count", str(levels), "--json"],
+            capture_output=True, text=True, cwd=folder, timeout=60 * levels, check=False,
+        )  # fmt: skip
+        seconds = time.perf_counter() - started
+    finally:
+        game.terminate()
+        game.wait(timeout=10)
+    lines = bot.stdout.strip().splitlines()
+    record = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
+    solved = (
+        [json.loads(line)["solved"] for line in results.read_text().splitlines()] if results.exists() else []
+    )
+    return bot, record, solved, seconds
 
 
 def main(argv: list[str] | None = None) -> int:
