@@ -391,28 +391,44 @@ def popup_windows(display: str, pid: int) -> list:
     """The game's popups: mapped top-level windows other than its own, marked with its pid
     (_NET_WM_PID) and transient for its window."""
     from Xlib import display as xdisplay
+    from Xlib.error import XError
 
     from tests.test_game_window import TITLE
+
+    def name_of(window):
+        try:
+            return window.get_full_property(name_atom, 0)
+        except XError:  # gone since the tree was listed
+            return None
 
     connection = xdisplay.Display(display)
     try:
         pid_atom, name_atom = connection.intern_atom("_NET_WM_PID"), connection.intern_atom("_NET_WM_NAME")
         windows = connection.screen().root.query_tree().children
-        names = [window.get_full_property(name_atom, 0) for window in windows]
+        names = [name_of(window) for window in windows]
         [game] = [
             w
             for w, name in zip(windows, names, strict=True)
             if name and name.value in (TITLE, TITLE.encode())
         ]
-        found = []
-        for window in windows:
+        def popup(window):
             owner = window.get_full_property(pid_atom, 0)
             transient = window.get_wm_transient_for()
             mapped = window.get_attributes().map_state != 0
             ours = owner is not None and list(owner.value) == [pid]
-            if window.id != game.id and ours and transient is not None and transient.id == game.id and mapped:
-                geometry = window.get_geometry()
-                found.append((window.get_wm_name(), geometry.x, geometry.y, geometry.width, geometry.height))
+            if window.id == game.id or not ours or transient is None or transient.id != game.id or not mapped:
+                return None
+            geometry = window.get_geometry()
+            return (window.get_wm_name(), geometry.x, geometry.y, geometry.width, geometry.height)
+
+        found = []
+        for window in windows:
+            try:
+                seen = popup(window)
+            except XError:  # destroyed between listing the tree and asking about it (the popup closing)
+                continue
+            if seen is not None:
+                found.append(seen)
         return found
     finally:
         connection.close()
