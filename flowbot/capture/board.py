@@ -12,6 +12,7 @@ from flowbot.capture.lines import (
     RIDGE_LEVEL,
     Lattice,
     LineMasks,
+    brightness,
     find_lattice,
     line_masks,
     small_differs,
@@ -47,6 +48,21 @@ EDGE_SHARE = 0.5
 MOSTLY_CLOSED = 0.5
 STRIP_INSET = 0.1
 DOT_RADIUS = 0.4
+# An outer row (or column) of the board holding no dot is not the board's when more than this share
+# of it is holes and every place of it read as a cell holds strokes: a line of words just past the
+# board (a level's header), whose letters line up with the lattice here and there, closes a cell or
+# two of a row of holes. A real row of a shaped board holds empty cells, however few.
+EDGE_HOLES = 0.5
+# A cell holds strokes when this share of its inside stands out as thin marks, brighter or darker
+# than what is around them (letters, an icon's outline): a letter-crossed cell reads 0.2-0.3, an
+# empty one (on a glow, through JPEG) at most 0.015 on the screenshots of ../shared.
+STROKE_SHARE = 0.05
+# The inside of a cell: short of its lines by this share of a step either side.
+STROKE_INSET = 0.15
+# Marks thinner than this share of a step are strokes: a letter's, not a pipe's or a dot's.
+STROKE_WIDTH = 0.1
+# How a box (top, bottom, left, right) shrinks when its outer line on a side is dropped.
+INWARD = {"top": (1, 0, 0, 0), "bottom": (0, -1, 0, 0), "left": (0, 0, 1, 0), "right": (0, 0, 0, -1)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +152,74 @@ def one_piece(board: Board, cells: frozenset[Cell]) -> Board:
     if largest.any(axis=1).sum() < 2 or largest.any(axis=0).sum() < 2:
         return board  # a strip is no board (what shows of one under a dialog): leave it whole
     return _board(board.geometry.xs, board.geometry.ys, largest)
+
+
+def without_text_edges(frame: np.ndarray, board: Board, dots: frozenset[Cell]) -> Board:
+    """The board without its outer rows and columns that are a line of words beside it, not cells:
+    no dot, mostly holes, and strokes inside every other place (`dots`: the cells holding one).
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    box = (0, board.rows, 0, board.cols)  # top, bottom, left, right
+    # One side at a time, the new outer line looked at again (two lines of a header, two rows);
+    # never down to a strip: a board is at least two rows and two columns.
+    while box[1] - box[0] > 2 and box[3] - box[2] > 2:
+        lines = _outer_lines(*box)
+        side = next((side for side, line in lines.items() if _is_text_line(frame, board, line, dots)), None)
+        if side is None:
+            break
+        box = tuple(end + change for end, change in zip(box, INWARD[side], strict=True))
+    top, bottom, left, right = box
+    if box == (0, board.rows, 0, board.cols):
+        return board
+    xs, ys = board.geometry.xs[left : right + 1], board.geometry.ys[top : bottom + 1]
+    holes = frozenset(
+        (row - top, col - left) for row, col in board.holes if top <= row < bottom and left <= col < right
+    )
+    return Board(Geometry(xs, ys), holes, board.lined)
+
+
+def _outer_lines(top: int, bottom: int, left: int, right: int) -> dict[str, list[Cell]]:
+    """The places of the outermost row or column on each side of the box, by side."""
+    return {
+        "top": [(top, col) for col in range(left, right)],
+        "bottom": [(bottom - 1, col) for col in range(left, right)],
+        "left": [(row, left) for row in range(top, bottom)],
+        "right": [(row, right - 1) for row in range(top, bottom)],
+    }
+
+
+def _is_text_line(frame: np.ndarray, board: Board, line: list[Cell], dots: frozenset[Cell]) -> bool:
+    """Whether an outer row or column of places is no part of the board (see `without_text_edges`)."""
+    if any(cell in dots for cell in line):
+        return False
+    cells = [cell for cell in line if cell not in board.holes]
+    if len(line) - len(cells) <= EDGE_HOLES * len(line):
+        return False
+    return all(stroke_share(frame, board.geometry, cell) >= STROKE_SHARE for cell in cells)
+
+
+def stroke_share(frame: np.ndarray, geometry: Geometry, cell: Cell) -> float:
+    """The share of a cell's inside that is thin marks (letters, an outline), none for the flat
+    colour of an empty cell: a top-hat and a black-hat narrower than a pipe keep strokes only, not
+    a smooth glow.
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    row, col = cell
+    step = geometry.cell_size
+    inset = STROKE_INSET * step
+    x0, x1 = round(geometry.xs[col] + inset), round(geometry.xs[col + 1] - inset)
+    y0, y1 = round(geometry.ys[row] + inset), round(geometry.ys[row + 1] - inset)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(frame.shape[1], x1), min(frame.shape[0], y1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 0.0
+    level = brightness(frame[y0:y1, x0:x1])
+    width = max(3, round(STROKE_WIDTH * step)) | 1
+    element = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
+    bright = cv2.morphologyEx(level, cv2.MORPH_TOPHAT, element)
+    dark = cv2.morphologyEx(level, cv2.MORPH_BLACKHAT, element)
+    return float((cv2.max(bright, dark) > RIDGE_LEVEL).mean())
 
 
 def _cells(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from flowbot.capture.board import Board, board_candidates, no_board_message, one_piece
-from flowbot.capture.colors import find_dots, group_dots, name_groups
+from flowbot.capture.board import Board, board_candidates, no_board_message, one_piece, without_text_edges
+from flowbot.capture.colors import Dot, find_dots, group_dots, name_groups
 from flowbot.capture.image import decode_image
 from flowbot.errors import CaptureError
 from flowbot.formats import image_format
@@ -86,13 +87,9 @@ def _read_boards(frame: np.ndarray, source: Source | None, scale: tuple[int, int
     failures: list[str] = []
     misread: CaptureError | None = None
     for board in board_candidates(frame, failures, scale):
+        board, dots = _trimmed(frame, board)
         # A dot sits in a cell: a place inside the board holding one is never a hole, however faint
         # the lines around it (small cells, a glow behind them).
-        dots = find_dots(frame, board.geometry, frozenset())
-        trimmed = one_piece(board, frozenset(dot.cell for dot in dots))
-        if trimmed.geometry != board.geometry:
-            board = trimmed
-            dots = find_dots(frame, board.geometry, frozenset())
         board = Board(board.geometry, board.holes - {dot.cell for dot in dots})
         try:
             groups = group_dots([dot for dot in dots if dot.cell not in board.holes])
@@ -102,6 +99,18 @@ def _read_boards(frame: np.ndarray, source: Source | None, scale: tuple[int, int
             continue
         return _reading(board, groups, source)
     raise misread or CaptureError(no_board_message(failures))
+
+
+def _trimmed(frame: np.ndarray, board: Board) -> tuple[Board, list[Dot]]:
+    """The board cut to what is its own, and its dots: one piece of cells (a toolbar's boxes below it
+    are not its), and no line of words beside it read as a row of holes."""
+    dots = find_dots(frame, board.geometry, frozenset())
+    for trim in (one_piece, partial(without_text_edges, frame)):
+        trimmed = trim(board, frozenset(dot.cell for dot in dots))
+        if trimmed.geometry != board.geometry:
+            board = trimmed
+            dots = find_dots(frame, board.geometry, frozenset())
+    return board, dots
 
 
 def grid_between(corners: tuple[tuple[float, float], tuple[float, float]], rows: int, cols: int) -> Geometry:

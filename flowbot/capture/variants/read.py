@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from flowbot.capture.board import Board, board_candidates, no_board_message
+from flowbot.capture.board import Board, board_candidates, no_board_message, without_text_edges
 from flowbot.capture.colors import Dot, dots_at, find_dots, group_dots, name_groups
 from flowbot.capture.variants.bridges import find_bridges
 from flowbot.capture.variants.edges import edge_kernel, edge_mask
@@ -73,6 +73,11 @@ def _read_square(
     failures: list[str] = []
     misread: CaptureError | None = None
     for board in board_candidates(frame, failures):
+        if board.holes:
+            # A line of words beside the board may close a cell or two of a row of holes (a board
+            # with no holes has no such row: its dots are not looked for twice).
+            dots = frozenset(dot.cell for dot in find_dots(frame, board.geometry, frozenset()))
+            board = without_text_edges(frame, board, dots)
         if found is not None:
             found.append(board)
         crop, (left, top) = _around(frame, board.geometry)
