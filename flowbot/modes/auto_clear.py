@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from flowbot.capture.verdict import (
 )
 from flowbot.errors import FlowbotError
 from flowbot.live.game_over import game_over_message
+from flowbot.live.last_frame import LastFrame
 from flowbot.live.loop import POLL, LiveLoop
 from flowbot.live.report import AutoClearError, Evidence, GameOver, LevelResult, Report
 from flowbot.live.scene import Scene
@@ -63,10 +64,12 @@ class AutoClear(LiveLoop):
     _near: Geometry | None = None
     # A board read with no solution may be a won level under its dialog: its own button may close it.
     closes_dialog_on_misread = True
+    _last: LastFrame[Reading] = field(default_factory=LastFrame)  # a still screen is not read again
 
     def read(self, pixels: np.ndarray) -> Reading:
         """Read the board on a frame (CaptureError when none reads), around the last board first."""
-        reading = read_puzzle(pixels, near=self._near)
+        near = self._near
+        reading = self._last.read(pixels, near, lambda: read_puzzle(pixels, near=near))
         self._near = reading.geometry
         return reading
 

@@ -22,6 +22,7 @@ from flowbot.act.pointer import Pointer
 from flowbot.capture.screen import Region, Screen
 from flowbot.cellmap import CentreMap
 from flowbot.errors import CaptureError, PuzzleError
+from flowbot.live.last_frame import LastFrame
 from flowbot.live.level import LevelRun, timed_plan
 from flowbot.live.loop import LiveLoop
 from flowbot.live.report import AutoClearError, Evidence, LevelResult, Report
@@ -117,13 +118,16 @@ def sister_on_screen(screen: Screen, region: Region | None) -> bool:
     return reading.puzzle.is_graph
 
 
+@dataclass
 class VariantClear(LiveLoop):
     """The live loop for sister games: reads with their reader, draws over the centres read, and takes
     the game's dialog, a new level or a win message as the verdict (cell colours are not compared)."""
 
+    _last: LastFrame[SisterReading] = field(default_factory=LastFrame)  # a still screen is not read again
+
     def read(self, pixels: np.ndarray) -> SisterReading:  # type: ignore[override]
-        """A board of any kind, read from a frame."""
-        return read_sister(pixels)
+        """A board of any kind, read from a frame (the same pixels as last time: the same reading)."""
+        return self._last.read(pixels, None, lambda: read_sister(pixels))
 
     def solve_board(self, puzzle: Puzzle, timeout: float) -> SolveResult:
         """The board solved by flowbot's SAT solver."""
