@@ -198,3 +198,15 @@ def test_the_game_takes_rules_by_name_and_refuses_those_it_cannot_play(capsys) -
             numbermatch_rules(4, spec)
     assert main(["--rules", "ends-without-pairs=yes"]) == 64
     assert "--rules is for --numbermatch" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(diagonals=False)], ids=["phone", "no-diagonals"])
+def test_a_seed_deals_the_same_boards_on_a_slow_machine(monkeypatch, rules):
+    """Winnable boards are found within a count of positions, not seconds: `--seed` means the same
+    game on any machine, however busy."""
+    from flowbot.numbermatch.game import new_digits
+
+    quick = [new_digits(random.Random(seed), 27, rules) for seed in range(3)]
+    ticks = iter(range(10**12))  # every look at the clock a tenth of a second later
+    monkeypatch.setattr("flowbot.numbermatch.search.time.perf_counter", lambda: next(ticks) / 10)
+    assert [new_digits(random.Random(seed), 27, rules) for seed in range(3)] == quick

@@ -335,3 +335,16 @@ def test_best_score_on_a_full_board_never_drops_below_the_first_win():
         assert answer.score >= answer.first_win_score
         assert not answer.optimal  # 27 digits and 4 adds cannot be searched through in 0.3 s
         assert line_score(cells, answer.moves, Rules(), Scoring()) == answer.score
+
+
+def test_a_node_limit_stops_a_search_at_the_same_place_on_any_machine(monkeypatch):
+    rules = Rules(adds=0)
+    first = solve(HARD_NO_WIN, rules, nodes=500)
+    assert first.status == TIMEOUT and first.nodes == 501
+    # A machine a thousand times slower (every look at the clock a second later) stops in the same place.
+    ticks = iter(range(10**9))
+    monkeypatch.setattr("flowbot.numbermatch.search.time.perf_counter", lambda: next(ticks) / 1000)
+    again = solve(HARD_NO_WIN, rules, nodes=500, timeout=10**6)
+    assert (again.status, again.nodes) == (first.status, first.nodes)
+    best = solve_best(HARD_NO_WIN, rules, nodes=800)
+    assert not best.optimal and best.nodes <= 802

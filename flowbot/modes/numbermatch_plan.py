@@ -13,17 +13,20 @@ from flowbot.numbermatch.search import WON, solve, solve_best
 
 log = logging.getLogger(__name__)
 
-SOLVE_SECONDS = 20.0
-# Seconds for a line that never leaves the board with no pair while an add is left, where the game
-# may end such a board: on random boards one is found in under a second when there is one; then a
-# line that may leave none is looked for (SOLVE_SECONDS).
-KEEP_A_PAIR_SECONDS = 5.0
+# Searches are limited by positions searched (about 200,000 a second here), so a board is played the
+# same way on a busy machine as on a quiet one; the seconds only cap a search on a very slow one.
+SOLVE_NODES, SOLVE_SECONDS = 4_000_000, 20.0
+# Positions for a line that never leaves the board with no pair while an add is left, where the game
+# may end such a board: on random boards nine in ten of those found within 1,500,000 positions are
+# found within 400,000 (scripts/bench_numbermatch.py --nodes); then a line that may leave none is
+# looked for (SOLVE_NODES).
+KEEP_A_PAIR_NODES = 400_000
 # Adds a plan may use in a game that adds without limit: each one doubles the digits to search.
 UNLIMITED_PLAN_ADDS = 3
-# Seconds a plan first gets without the moves the game has not yet been seen to take (the phone
+# Positions a plan first gets without the moves the game has not yet been seen to take (the phone
 # game's diagonals and row-end wraps, and adds while a pair is left, which some games refuse): a win
 # that needs none of them risks no refused click.
-CAUTIOUS_SECONDS = 1.0
+CAUTIOUS_NODES = 150_000
 # Pairs of a kind the game has not yet taken tried as a winning line's first move (each one solve).
 PROBES = 4
 # When no line clears the board: the line that takes the most pairs (a row or a win is worth nothing more).
@@ -58,7 +61,7 @@ class LinePlanner:
             untried["add_when_stuck"] = True
         if untried:
             cautious = replace(self.rules, adds=budgets[-1], **untried)
-            answer = solve(cells, cautious, timeout=CAUTIOUS_SECONDS)
+            answer = solve(cells, cautious, nodes=CAUTIOUS_NODES, timeout=SOLVE_SECONDS)
             # Its adds must come where no pair is left under the full rules too.
             stuck_only = self.rules.add_when_stuck or "add_when_stuck" in untried
             full = replace(self.rules, adds=budgets[-1], add_when_stuck=stuck_only)
@@ -67,10 +70,10 @@ class LinePlanner:
         # Not known whether the game ends a board with no pair left: a while for a line that keeps
         # one, then a line that may not, which is the board's only chance if none is found.
         unknown_end = self.rules.ends_without_pairs is None and self.rules.stuck_may_end
-        seconds = KEEP_A_PAIR_SECONDS if unknown_end else SOLVE_SECONDS
+        nodes = KEEP_A_PAIR_NODES if unknown_end else SOLVE_NODES
         for budget in budgets:
             rules = replace(self.rules, adds=budget)
-            answer = solve(cells, rules, timeout=seconds / len(budgets))
+            answer = solve(cells, rules, nodes=nodes // len(budgets), timeout=SOLVE_SECONDS)
             if answer.status == WON:
                 return self.untried_first(cells, answer.moves, rules, untried)
         if unknown_end:
@@ -78,7 +81,7 @@ class LinePlanner:
             if line:
                 return line
         rules = replace(self.rules, adds=budgets[-1])
-        best = solve_best(cells, rules, PAIRS_ONLY, timeout=SOLVE_SECONDS)
+        best = solve_best(cells, rules, PAIRS_ONLY, nodes=SOLVE_NODES, timeout=SOLVE_SECONDS)
         pairs = sum(not move.is_add for move in best.moves)
         log.warning(
             "no win found for the board on screen under %s: playing the line that takes the most pairs (%d)",
@@ -94,7 +97,7 @@ class LinePlanner:
         keeps one was found: it loses only where the game ends such a board, where the board is lost
         anyway (and the rule is learnt). Empty when there is none either."""
         rules = replace(self.rules, adds=adds, ends_without_pairs=False)
-        answer = solve(cells, rules, timeout=SOLVE_SECONDS)
+        answer = solve(cells, rules, nodes=SOLVE_NODES, timeout=SOLVE_SECONDS)
         if answer.status != WON:
             return ()
         log.warning(
@@ -120,7 +123,7 @@ class LinePlanner:
             after = apply_move(cells, move, rules)
             if rules.stuck_may_end and after and not find_pairs(after, rules):
                 continue  # it would leave no pair, which may end the game with adds unused
-            answer = solve(after, rules, timeout=CAUTIOUS_SECONDS)
+            answer = solve(after, rules, nodes=CAUTIOUS_NODES, timeout=SOLVE_SECONDS)
             if answer.status == WON:
                 log.info("playing %s first: a pair of a kind the game has not yet taken", move)
                 return (move, *answer.moves)

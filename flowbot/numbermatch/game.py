@@ -19,9 +19,12 @@ from flowbot.numbermatch.score import pair_points
 from flowbot.numbermatch.search import WON, solve
 
 STARTS = (27, 35)  # digits on a new board: the phone game's three rows, or its longer start
-# A new board is drawn again until the solver finds a win within this many seconds (nearly all do).
-WINNABLE_SECONDS = 2.0
-WINNABLE_TRIES = 20
+# A new board is drawn again until the solver finds a win within this many positions: a count, not
+# seconds, so a seed deals the same boards on a slow or busy machine as on a fast one. Under the phone
+# game's rules 99 % of random boards win within 1,500 positions; without diagonals about a fifth do
+# within this many, so a board takes a few draws there (scripts/bench_numbermatch.py --nodes).
+WINNABLE_NODES = 60_000
+WINNABLE_TRIES = 40
 
 
 @dataclass(slots=True)
@@ -64,7 +67,7 @@ def new_digits(rng: random.Random, count: int, rules: Rules) -> list[int]:
     played = replace(rules, ends_without_pairs=ends_without_pairs(rules))
     digits = [rng.randint(1, 9) for _ in range(count)]
     for _ in range(WINNABLE_TRIES):
-        if solve(digits, played, timeout=WINNABLE_SECONDS).status == WON:
+        if solve(digits, played, nodes=WINNABLE_NODES).status == WON:
             break
         digits = [rng.randint(1, 9) for _ in range(count)]
     return digits

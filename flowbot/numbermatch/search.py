@@ -66,10 +66,17 @@ class _Timeout(Exception):
     """The time limit passed inside a search."""
 
 
-def solve(cells: Sequence[int], rules: Rules = DEFAULT_RULES, *, timeout: float | None = None) -> Answer:
-    """Find a line of moves that clears the board, or prove none exists; give up after `timeout` s."""
+def solve(
+    cells: Sequence[int],
+    rules: Rules = DEFAULT_RULES,
+    *,
+    timeout: float | None = None,
+    nodes: int | None = None,
+) -> Answer:
+    """Find a line of moves that clears the board, or prove none exists; give up after `timeout` s
+    or `nodes` positions, whichever comes first (a node limit gives the same answer on any machine)."""
     started = time.perf_counter()
-    search = _WinSearch(rules, None if timeout is None else started + timeout)
+    search = _WinSearch(rules, None if timeout is None else started + timeout, nodes)
     root = normalize(bytes(cells), rules.width, rules.clear_rows).translate(CLASS_TABLE)
     budget = FIRST_BUDGET
     try:
@@ -90,17 +97,25 @@ def solve_best(
     scoring: Scoring = DEFAULT_SCORING,
     *,
     timeout: float | None = None,
+    nodes: int | None = None,
 ) -> BestAnswer:
-    """The highest-scoring line found within `timeout` s, and whether it is proved the highest.
+    """The highest-scoring line found within `timeout` s and `nodes` positions, and whether it is
+    proved the highest.
 
-    `solve` runs first (with up to half the time) and its win is the line to beat; then a
-    branch-and-bound search looks for more points until it finishes (proved optimal) or time is up.
+    `solve` runs first (with up to half the time and nodes) and its win is the line to beat; then a
+    branch-and-bound search looks for more points until it finishes (proved optimal) or a limit is hit.
     """
     started = time.perf_counter()
-    first = solve(cells, rules, timeout=None if timeout is None else timeout / 2)
+    first = solve(
+        cells,
+        rules,
+        timeout=None if timeout is None else timeout / 2,
+        nodes=None if nodes is None else nodes // 2,
+    )
     board = normalize(bytes(cells), rules.width, rules.clear_rows)
     first_score = line_score(board, first.moves, rules, scoring) if first.status == WON else None
-    search = _BestSearch(rules, scoring, None if timeout is None else started + timeout)
+    limit = None if nodes is None else nodes - first.nodes
+    search = _BestSearch(rules, scoring, None if timeout is None else started + timeout, limit)
     if first_score is not None:
         search.best_score, search.best_line, search.best_won = first_score, first.moves, True
     try:
@@ -122,12 +137,14 @@ def solve_best(
     )
 
 
-def _check_clock(deadline: float | None) -> None:
-    """Raise _Timeout once the deadline has passed.
+def _check_limits(deadline: float | None, nodes: int, limit: int | None) -> None:
+    """Raise _Timeout once the deadline has passed or the node limit is used up.
 
     Called at every node: a look costs about 0.1 us and a node 10 us or more, while a node on a board
     grown by many adds takes milliseconds, so looking only every thousand nodes overran by seconds.
     """
+    if limit is not None and nodes > limit:
+        raise _Timeout
     if deadline is not None and time.perf_counter() > deadline:
         raise _Timeout
 
@@ -140,9 +157,10 @@ def _to_move(pair: Pair | None) -> Move:
 class _WinSearch:
     """The state of `solve` across its rounds: proved losses, nodes, the deadline."""
 
-    def __init__(self, rules: Rules, deadline: float | None) -> None:
+    def __init__(self, rules: Rules, deadline: float | None, limit: int | None = None) -> None:
         self.rules = rules
         self.deadline = deadline
+        self.limit = limit
         self.lost: dict[bytes, int] = {}  # position -> the most adds it is proved lost with
         self.nodes = 0
         self.complete = True
@@ -161,7 +179,7 @@ class _WinSearch:
             board, left, moves, index, _, stop_at = frame
             if moves is None:
                 self.nodes += 1
-                _check_clock(self.deadline)
+                _check_limits(self.deadline, self.nodes, self.limit)
                 if not board:
                     return tuple(_to_move(above[2][above[3] - 1]) for above in stack[:-1])
                 if lost.get(board, -1) >= left:
@@ -210,10 +228,13 @@ class _WinSearch:
 class _BestSearch:
     """Branch and bound for the highest score, with the best line found so far."""
 
-    def __init__(self, rules: Rules, scoring: Scoring, deadline: float | None) -> None:
+    def __init__(
+        self, rules: Rules, scoring: Scoring, deadline: float | None, limit: int | None = None
+    ) -> None:
         self.rules = rules
         self.scoring = scoring
         self.deadline = deadline
+        self.limit = limit
         self.best_score = -1
         self.best_line: tuple[Move, ...] = ()
         self.best_won = False
@@ -234,7 +255,7 @@ class _BestSearch:
             board, left, points, children, index = frame
             if children is None:
                 self.nodes += 1
-                _check_clock(self.deadline)
+                _check_limits(self.deadline, self.nodes, self.limit)
                 children = self._children(board, left, root=len(stack) == 1)
                 frame[3] = children
                 if not children:
