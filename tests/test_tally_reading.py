@@ -23,6 +23,7 @@ from flowbot.live.tally import (
     is_score_label,
     number_value,
     read_tally,
+    same_text,
     score_rose,
     still,
     tally_word,
@@ -177,6 +178,13 @@ def test_a_clock_stands_still_when_its_pixels_do():
     assert still(header("00:07", 0), header("00:07", 90), box)  # the score beside it changed: not its box
 
 
+def test_the_same_text_is_found_the_same_where_its_line_shifted():
+    shifted = np.roll(header("00:07", 0), 25, axis=1)
+    assert same_text(header("00:07", 0), (36, 16, 60, 26), shifted, (61, 16, 60, 26))
+    assert not same_text(header("00:07", 0), (36, 16, 60, 26), np.roll(header("00:09", 0), 25, axis=1),
+                         (61, 16, 60, 26))  # fmt: skip
+
+
 @needs_ocr
 def test_a_header_picture_reads_as_a_clock_and_a_score():
     tally = read_part(header("00:07", 763, 12), Tally(clocks=(shown(0),), scores=(shown(0),)))
@@ -202,7 +210,7 @@ class Signs(TallySigns):
     band by band), the game's window (the whole page), the screen and a manual clock."""
 
     def __init__(self, screen: Pictures, drawn_at: float) -> None:
-        self.screen, self.clock, self._counts_seconds = screen, ManualClock(0.0), False
+        self.screen, self.clock, self._seconds_clocks = screen, ManualClock(0.0), set()
         self.baseline = Baseline(Scene(screen.grab(), None), at=0.0)
         self.drawn_at = drawn_at
 
@@ -243,7 +251,7 @@ class _NoBoard:
 def test_a_clock_that_ran_then_stood_still_with_its_score_risen_is_the_games_word():
     signs = Signs(Pictures(header("00:01", 0)), drawn_at=3.5)
     assert signs.says(header("00:05", 763, 9)) == "clock stopped, score rose"
-    assert signs._counts_seconds  # learned: this clock counts seconds
+    assert signs._seconds_clocks == {0}  # learned: this clock counts seconds
 
 
 @needs_ocr
@@ -257,6 +265,22 @@ def test_a_clock_that_keeps_running_is_no_word():
 def test_a_stopped_clock_whose_score_did_not_rise_is_no_word():
     signs = Signs(Pictures(header("00:01", 40)), drawn_at=3.5)
     assert signs.says(header("00:05", 40, 9)) is None
+
+
+@needs_ocr
+def test_a_clock_whose_pixels_did_not_move_since_before_drawing_is_still_whatever_ocr_reads(monkeypatch):
+    import flowbot.live.tally_signs as signs_module
+
+    read = ocr.read_words
+
+    def misread(picture, scale=None):
+        """OCR that reads the clock's 5 as an 8 after drawing."""
+        return [Word(w.text.replace("00:05", "00:08"), w.left, w.top, w.width, w.height, w.confidence)
+                for w in read(picture, scale)]  # fmt: skip
+
+    monkeypatch.setattr(signs_module, "read_words", misread)
+    signs = Signs(Pictures(header("00:05", 0)), drawn_at=3.5)
+    assert signs.says(header("00:05", 763, 9)) is None
 
 
 @needs_ocr

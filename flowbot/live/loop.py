@@ -91,9 +91,9 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
     # The frame on which a dialog new since drawing showed with a button that does not say to move on
     # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
     _other_dialog: tuple[Frame, bool] | None = None
-    # A clock of the game stopped after running two seconds or more on a level it took: it counts
-    # seconds, so a single tick of it is one (see live/tally.py).
-    _counts_seconds: bool = False
+    # The places (in reading order) of the game's clocks that stopped after running two seconds or
+    # more on a level it took: they count seconds, so a single tick of one is one (see live/tally.py).
+    _seconds_clocks: set[int] = field(default_factory=set)
     _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
     _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
     # The game's window (its id, the board's area, its facts) when the level's drawing began: see

@@ -5,12 +5,13 @@ A clock is text like m:ss, mm:ss or h:mm:ss; a score is a number beside a word f
 "4/5" is neither.
 
 A stopped clock is the game's word that it took the level: a clock that ran while the level was drawn
-stands still after the last stroke (read twice STILL_GAP apart, its pixels unchanged too). It must
-have run at about a second a second (a wall clock in hours and minutes, a phone's status bar, ticks
-once a minute and then stands still for a minute): at least MIN_RUN seconds since the level's screen
-was read, and no fewer than PACE of the drawing's seconds (less a slack). A single tick counts only
-for a clock that already counted seconds so in this run. A clock that keeps running, counts down or
-was already still before drawing says nothing.
+stands still after the last stroke (looked at twice STILL_GAP apart, its pixels unchanged; its text
+changed since before drawing, whatever OCR made of its digits). It must have run at about a second
+a second (a wall clock in hours and minutes, a phone's status bar, ticks once a minute and then
+stands still for a minute): at least MIN_RUN seconds since the level's screen was read, and no fewer
+than PACE of the drawing's seconds (less a slack). A single tick counts only for a clock that already
+counted seconds so in this run. A clock that keeps running, counts down or was already still before
+drawing says nothing.
 
 A score that rose is no word of its own: a game may count points for each flow joined, so the last
 stroke's points alone would say nothing, and telling that needs a look at the score between strokes
@@ -181,14 +182,26 @@ def _box(word: Word) -> Box:
 def still(before: np.ndarray, after: np.ndarray, box: Box) -> bool:
     """True when the text in `box` (with STILL_PAD around) shows the same on two pictures of one place:
     a running clock's digits change, whatever OCR makes of them."""
+    return same_text(before, box, after, box)
+
+
+def same_text(one: np.ndarray, box: Box, other: np.ndarray, other_box: Box) -> bool:
+    """True when the text in `box` on one picture shows the same as the text in `other_box` on another
+    (each with STILL_PAD around, compared from their top-left corners over the size they share): at
+    most STILL_SHARE of its pixels moved by more than STILL_BY."""
+    first, second = _patch(one, box), _patch(other, other_box)
+    height, width = min(first.shape[0], second.shape[0]), min(first.shape[1], second.shape[1])
+    if height == 0 or width == 0:
+        return False
+    moved = cv2.absdiff(first[:height, :width], second[:height, :width]).max(axis=2) > STILL_BY
+    return float(np.mean(moved)) <= STILL_SHARE
+
+
+def _patch(picture: np.ndarray, box: Box) -> np.ndarray:
+    """The pixels of `box` with STILL_PAD around, within the picture."""
     left, top, width, height = box
     x0, y0 = max(0, left - STILL_PAD), max(0, top - STILL_PAD)
-    x1, y1 = left + width + STILL_PAD, top + height + STILL_PAD
-    one, two = before[y0:y1, x0:x1], after[y0:y1, x0:x1]
-    if one.size == 0 or one.shape != two.shape:
-        return False
-    moved = cv2.absdiff(one, two).max(axis=2) > STILL_BY
-    return float(np.mean(moved)) <= STILL_SHARE
+    return picture[y0 : top + height + STILL_PAD, x0 : left + width + STILL_PAD]
 
 
 def clock_answer(start: Shown, first: Shown, second: Shown, drawing: float, counts_seconds: bool) -> str:

@@ -9,14 +9,15 @@ import logging
 import numpy as np
 
 from flowbot.capture.ocr import dark_on_light, read_words
-from flowbot.capture.screen import Region
+from flowbot.live.controls import cut
 from flowbot.live.scene import Scene
 from flowbot.live.tally import (
     STILL_GAP,
-    Box,
+    Shown,
     Tally,
     clock_answer,
     read_tally,
+    same_text,
     score_rose,
     still,
     tally_word,
@@ -29,8 +30,9 @@ READ_SCALES = (2.0, 1.0, 3.0, 1.5)  # a part of the window holding a clock is re
 
 class TallySigns:
     """The game's clock and score as its word (a role of LiveLoop: it reads `baseline`, `screen` and
-    `clock`, and keeps `_counts_seconds`, whether a clock of this game stopped after running two
-    seconds or more: such a clock counts seconds, so one tick of it is a second too, see MIN_RUN)."""
+    `clock`, and keeps `_seconds_clocks`, the places in reading order of the clocks that stopped after
+    running two seconds or more on a level the game took: such a clock counts seconds, so one tick of
+    it is a second too, see MIN_RUN)."""
 
     def tally_before(self, scene: Scene) -> Tally:
         """The clocks and scores on the level's screen before drawing, from the words read on it whole
@@ -47,25 +49,36 @@ class TallySigns:
         or "clock stopped, score rose" when the game's clock answered it (see live/tally.py), None
         when it did not or the level's screen showed no clock (then nothing is read). The clock is
         read once (OCR) and looked at again STILL_GAP later: its pixels unchanged, it stood still."""
-        before = self.tally_before(scene)
-        baseline = self.baseline_of(scene)
+        before, baseline = self.tally_before(scene), self.baseline_of(scene)
         if not before.clocks or baseline.at is None:
             return None
         window = self.window_of(scene.geometry)
-        first, first_pixels, area = self._tally_now(window, before)
+        shown = self.screen.grab(window).pixels
+        first = read_area(shown, before)
         if len(first.clocks) != len(before.clocks):
             log.info("the game's clock could not be read again after drawing")
             return None
         self.clock.sleep(STILL_GAP)
-        again = self._grab_area(window, area)
+        looks = (cut(baseline.frame, window), shown, self.screen.grab(window).pixels)
         drawing = drawn_at - baseline.at
         answers = [
-            clock_answer(start, shown, shown, drawing, self._counts_seconds)
-            if still(first_pixels, again, shown.box)
-            else "running"
-            for start, shown in zip(before.clocks, first.clocks, strict=True)
+            self._clock_answer(index, start, now, looks, drawing)
+            for index, (start, now) in enumerate(zip(before.clocks, first.clocks, strict=True))
         ]
         return self._tally_word(before, first, answers)
+
+    def _clock_answer(
+        self, index: int, start: Shown, now: Shown, looks: tuple[np.ndarray, ...], drawing: float
+    ) -> str:
+        """What the clock at `index` (in reading order) says, on the window's pixels before drawing, now
+        and STILL_GAP later: its pixels are the judge of standing still and of having moved at all (OCR
+        may misread a digit), its values of how far it ran."""
+        earlier, shown, again = looks
+        if not still(shown, again, now.box):
+            return "running"
+        if same_text(earlier, start.box, shown, now.box):
+            return "still before drawing"
+        return clock_answer(start, now, now, drawing, index in self._seconds_clocks)
 
     def _tally_word(self, before: Tally, first: Tally, answers: list[str]) -> str | None:
         """The word of the clocks' answers (one that stopped) and the score, logged either way. A clock
@@ -74,27 +87,21 @@ class TallySigns:
         word = tally_word(answer, score_rose(before, first))
         if word is not None:
             log.info("the game's clock stood still after the last stroke: %s", word)
-            self._counts_seconds = True
+            self._seconds_clocks |= {index for index, said in enumerate(answers) if said == "stopped"}
         elif answer == "stopped":
             log.info("the game's clock stood still, but its score did not rise: no sign")
         else:
             log.info("the game's clock gives no sign: %s", answer)
         return word
 
-    def _tally_now(self, window: Region | None, before: Tally) -> tuple[Tally, np.ndarray, Box]:
-        """The clocks and scores read now where they were before drawing, the pixels read and where."""
-        frame = self.screen.grab(window)
-        height, width = frame.pixels.shape[:2]
-        area = before.area(width, height) or (0, 0, width, height)
-        left, top, part_width, part_height = area
-        pixels = frame.pixels[top : top + part_height, left : left + part_width]
-        return read_part(pixels, before), pixels, area
 
-    def _grab_area(self, window: Region | None, area: Box) -> np.ndarray:
-        """The pixels of `area` (in the window's pixels) now."""
-        frame = self.screen.grab(window)
-        left, top, width, height = area
-        return frame.pixels[top : top + height, left : left + width]
+def read_area(pixels: np.ndarray, before: Tally) -> Tally:
+    """The clocks and scores read now in the game's window (`pixels`) where they were before drawing
+    (see Tally.area), in the window's pixels."""
+    height, width = pixels.shape[:2]
+    left, top, part_width, part_height = before.area(width, height) or (0, 0, width, height)
+    part = pixels[top : top + part_height, left : left + part_width]
+    return read_part(part, before).shifted(left, top)
 
 
 def read_part(pixels: np.ndarray, before: Tally) -> Tally:
