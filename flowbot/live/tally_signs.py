@@ -1,6 +1,6 @@
 """The game's clock and score as its answer to the last stroke (see live/tally.py): found in the words
-already read on the level's baseline (no OCR of its own there), and only where they showed is the
-header read again after drawing, twice, STILL_GAP apart on the loop's clock."""
+already read on the level's baseline (no OCR of its own there), and only where a clock showed is its
+line read again after drawing (OCR, once) and looked at again STILL_GAP later on the loop's clock."""
 
 from __future__ import annotations
 
