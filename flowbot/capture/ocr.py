@@ -231,6 +231,16 @@ def text_bands(frame: np.ndarray) -> list[tuple[int, int]]:
     return [(top, bottom) for top, bottom in bands if BAND_HEIGHTS[0] <= bottom - top <= BAND_HEIGHTS[1]]
 
 
+def dark_on_light(patch: np.ndarray) -> np.ndarray:
+    """A patch as black text on white (Otsu's threshold, the border's majority the ground), in BGR:
+    a line of small light text on a dark ground that tesseract misses as it is often reads so.
+
+    patch : (H, W, 3) uint8 ndarray, BGR
+    """
+    grey = _binarised(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY))
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+
+
 def _prepared(patch: np.ndarray, height: int, pad: int | None = None, invert_dark: bool = True) -> np.ndarray:
     """Grey, scaled to `height` rows, with a margin of the ground around; a label's light text on a
     dark ground is inverted (a whole frame mixes both, which tesseract's own binarisation handles)."""

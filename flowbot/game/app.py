@@ -6,7 +6,8 @@
     .venv/bin/python -m flowbot.game --variant shapes [--shape KIND] [--seed S] [--levels N | --time-trial S]
 
 Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
---win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
+--win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift,
+--clock stops|runs|down and --score win|flows (a numbers line under the title: see flowbot.game.stats).
 Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
 popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign, win-screen, no-cut
 (see flowbot.game.faults).
@@ -33,6 +34,7 @@ from flowbot.game.faults import FAULTS, Faults, FaultSpec, parse_fault
 from flowbot.game.look import DARK_LINES, LIGHT_LINES, NEXT_BUTTONS, THEMES, Look, Theme, Variant
 from flowbot.game.packs import levels_from, list_packs
 from flowbot.game.session import ResultsFile, Session
+from flowbot.game.stats import CLOCKS, SCORES
 from flowbot.game.trial import (
     LevelMaker,
     TrialSession,
@@ -355,7 +357,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--next-button",
         choices=NEXT_BUTTONS,
         default="flow",
-        help="after a win: Flow's dialog over the board (flow), or a plain grey button mid-window (text)",
+        help="after a win: Flow's dialog over the board (flow), or a plain grey button mid-window (text);"
+        " always: a plain Next Level button under the board at all times, moving on won or not",
     )
     looks.add_argument(
         "--win-banner", action="store_true", help='"You won!" above the board on a win, pushing it down'
@@ -365,6 +368,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     looks.add_argument(
         "--board-px", type=int, metavar="N", help="the board N pixels wide at the window's top-left"
+    )
+    looks.add_argument(
+        "--clock",
+        choices=CLOCKS,
+        help="a clock in a numbers line under the title: stops once the level is taken, runs on, or "
+        "counts down (down) and stops once it is taken",
+    )
+    looks.add_argument(
+        "--score",
+        choices=SCORES,
+        help="a score in that line: rises when a level is taken (win), or for each flow joined (flows)",
     )
     return parser
 
@@ -407,6 +421,8 @@ def variant_from(args: argparse.Namespace) -> Variant:
         win_banner=args.win_banner,
         next_button=args.next_button,
         skip_arrows=any(fault.name == "skip-arrows" for fault in args.fault),
+        clock=args.clock,
+        score=args.score,
     )
     return Variant(
         theme, dialog=not args.no_dialog, shift=args.shift, sample_per_frame=args.sample_per_frame, look=look
@@ -518,6 +534,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         faults = FaultSpec.of(args.fault, args.seed)
         if trial is not None:
             _trial_faults(faults)
+            if args.clock is not None or args.score is not None:
+                raise UsageError("--clock and --score: a time trial shows its own clock; leave them out")
         return run_game(
             faults=faults,
             trial=trial,

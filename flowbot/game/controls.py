@@ -64,6 +64,8 @@ class Controls:
             session.next()
             return "dialog"
         action = layout.button_at(x, y)
+        if action is None and layout.next_box is not None and layout.next_box.contains(x, y):
+            action = "next"  # the "Next Level" push button always shown: it moves on, won or not
         if action is not None:
             self.act(action)
             return f"button {action}"

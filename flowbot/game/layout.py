@@ -104,6 +104,7 @@ class Layout:
     title_shown: bool = True  # the level's name in the top band (not with a board at the top-left)
     hud_shown: bool = True  # the flows/moves/pipe line (not with a header or a board at the top-left)
     arrows: tuple[RoundButton, ...] = ()  # the skip arrows beside the board: 'previous' and 'next'
+    next_box: Box | None = None  # the "Next Level" push button always shown under the board, if any
 
     @property
     def cell(self) -> float:
@@ -190,6 +191,9 @@ def compute_layout(
         placed = _dialog_layout(width, height, scale, geometry, dialog)
     at_top = look.board_px is not None
     arrows = _arrows(geometry.bounds, ARROW_BAND * scale, at_top) if look.skip_arrows else ()
+    next_box = None
+    if look.next_button == "always":
+        next_box = _under_board(width, geometry.bounds[3], button_y - BUTTON_RADIUS * scale, scale)
     return Layout(
         width,
         height,
@@ -204,6 +208,7 @@ def compute_layout(
         title_shown=not at_top,
         hud_shown=not at_top and not look.header,
         arrows=arrows,
+        next_box=next_box,
     )
 
 
@@ -267,6 +272,13 @@ def _text_dialog_layout(width: int, height: int, scale: float) -> DialogLayout:
     title = Box(x - button_width / 2, y - line - 8 * scale, 2 * button_width, line)
     box = Box(title.x, title.y, title.width, y + button_height - title.y)
     return DialogLayout(box, title, (), button, style="text")
+
+
+def _under_board(width: int, board_bottom: float, buttons_top: float, scale: float) -> Box:
+    """A plain push button centred between the board and the bottom buttons."""
+    button_width, button_height = TEXT_BUTTON[0] * scale, TEXT_BUTTON[1] * scale
+    y = (board_bottom + buttons_top - button_height) / 2
+    return Box((width - button_width) / 2, max(board_bottom + 2, y), button_width, button_height)
 
 
 def _dialog_layout(width: int, height: int, scale: float, geometry: CellMap, dialog: Dialog) -> DialogLayout:

@@ -18,7 +18,7 @@ TINT = 5
 LIGHT_WASH = 0.25
 DARK_LINES: RGB = (70, 110, 70)
 LIGHT_LINES: RGB = (110, 110, 110)
-NEXT_BUTTONS = ("flow", "text")
+NEXT_BUTTONS = ("flow", "text", "always")
 THEMES = ("dark", "light")
 
 
@@ -102,8 +102,15 @@ class Look:
     board_px: int | None = None  # the board this wide at the window's top-left; None: centred, large
     header: bool = False  # "level 12  6x6  flows 0/6" just above the board
     win_banner: bool = False  # "You won!" above the board on a win, pushing the board down
-    next_button: str = "flow"  # "flow": Flow's dialog over the board; "text": a plain grey push button
+    # "flow": Flow's dialog over the board; "text": a plain grey push button mid-window after a win;
+    # "always": Flow's dialog after a win, and a plain "Next Level" push button under the board at all
+    # times that moves on, won or not (as web games' do)
+    next_button: str = "flow"
     skip_arrows: bool = False  # "<" and ">" beside the board, skipping a level at any time
+    # A line of the game's numbers under its title ("00:07     Moves: 12     Score: 0", see game/stats.py):
+    # its clock's kind (stops, runs, down) and its score's (win, flows); None: not shown.
+    clock: str | None = None
+    score: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,6 +122,8 @@ class Renderer:
             self._button(surface, layout, button, enabled=back or button.name != "previous")
         for arrow in layout.arrows:
             self._arrow(surface, layout, arrow)
+        if layout.next_box is not None:
+            self._push_button(surface, layout, layout.next_box)
         if dialog is not None and layout.dialog is not None and layout.dialog.style == "text":
             self._plain_dialog(surface, layout)
         elif dialog is not None:
@@ -528,13 +530,17 @@ class Renderer:
         """A plain grey push button labelled 'Next Level' with 'Level complete' in small words above it."""
         placed = layout.dialog
         assert placed is not None and placed.button is not None
-        button = _rect(placed.button)
+        self._push_button(surface, layout, placed.button)
+        words = self._font(layout.px(HUD_FONT)).render("Level complete", True, self.theme.text_rgb)
+        surface.blit(words, words.get_rect(center=placed.title.center))
+
+    def _push_button(self, surface: pygame.Surface, layout: Layout, box: Box) -> None:
+        """A plain grey push button labelled 'Next Level'."""
+        button = _rect(box)
         surface.fill(PLAIN_FILL, button)
         pygame.draw.rect(surface, PLAIN_BORDER, button, max(1, layout.px(1)))
         label = self._font(layout.px(PLAIN_FONT)).render(NEXT_LABEL, True, PLAIN_LABEL)
         surface.blit(label, label.get_rect(center=button.center))
-        words = self._font(layout.px(HUD_FONT)).render("Level complete", True, self.theme.text_rgb)
-        surface.blit(words, words.get_rect(center=placed.title.center))
 
     def draw_screen(self, surface: pygame.Surface, screen: str, levels: int) -> None:
         """A screen in place of everything (the win-screen fault's): 'win', a big title and bare words

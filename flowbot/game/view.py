@@ -14,6 +14,7 @@ from flowbot.game.layout import Dialog, Layout
 from flowbot.game.look import Variant, shift_offset
 from flowbot.game.render import Renderer
 from flowbot.game.session import Session
+from flowbot.game.stats import Stats
 
 NEXT_LEVEL_DELAY = 0.4  # seconds a finished level stays up when there is no dialog
 
@@ -40,6 +41,9 @@ class GameView:
         self.size = (0, 0)
         self.layout: Layout | None = None
         self._completed_at: float | None = None
+        look = self.variant.look
+        shows_stats = look.clock is not None or look.score is not None
+        self.stats = Stats(look.clock, look.score, clock) if shows_stats else None
 
     @property
     def won(self) -> bool:
@@ -77,6 +81,8 @@ class GameView:
         won = self.won and self.faults.shows_win
         options = {"level": session.level, "dialog": dialog, "back": session.can_go_back, "won": won}
         options["status"] = session.status()
+        if options["status"] is None and self.stats is not None:
+            options["status"] = self.stats.line(session)  # the numbers line: clock, moves, score
         if not self.variant.shift:
             self.layout = self.renderer.draw(surface, session.board, **options)
         else:

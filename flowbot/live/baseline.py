@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from flowbot.capture.ocr import Word
 from flowbot.capture.screen import Frame
 from flowbot.live.scene import Scene
+from flowbot.live.tally import Tally
 
 
 @dataclass
@@ -18,9 +19,11 @@ class Baseline:
     it so far (None: not read yet)."""
 
     scene: Scene
+    at: float | None = None  # when its drawing began, on the loop's clock (None: not drawn yet)
     words: list[Word] | None = None  # the game's window read whole
     bands: list[Word] | None = None  # the same, band by band of text
     dialog: bool | None = None  # a Flow-style dialog's button showed on it
+    tally: Tally | None = None  # the game's clocks and scores in those words (see live/tally.py)
 
     @property
     def frame(self) -> Frame:

@@ -6,8 +6,8 @@ in its reader (`read`), its solver (`solve_board`), how a level's tries are plan
 (`play_level`, through `play_tries`), and whether the level just won still shows (`still_won`).
 
 The win signals any game gives (a new dialog, a new move-on button, new win words, a new level,
-the end screen) are looked for here, always against the screen the level was read from: a control
-or text that showed before drawing is no evidence.
+its clock standing still after the last stroke, the end screen) are looked for here, always against
+the screen the level was read from: a control or text that showed before drawing is no evidence.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from flowbot.live.report import AutoClearError, LevelResult, Report
 from flowbot.live.rounds import play_rounds
 from flowbot.live.scene import BoardReading, Scene
 from flowbot.live.signs import WinSigns
+from flowbot.live.tally_signs import TallySigns
 from flowbot.live.window_fate import WindowFacts
 from flowbot.live.window_watch import WindowWatch
 from flowbot.progress import Progress
@@ -55,7 +56,7 @@ MOVED_ON, SHOWED_A_CONTROL = frozenset({"new level"}), frozenset({"dialog", "mes
 
 
 @dataclass
-class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, WindowWatch):
+class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pictures, WindowWatch):
     """The live loop with the screen and the pointer passed in (real ones, or fakes in tests); a game
     subclasses it with its reader and its `play_level`."""
 
@@ -90,6 +91,9 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, Windo
     # The frame on which a dialog new since drawing showed with a button that does not say to move on
     # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
     _other_dialog: tuple[Frame, bool] | None = None
+    # The places (in reading order) of the game's clocks that stopped after running two seconds or
+    # more on a level it took: they count seconds, so a single tick of one is one (see live/tally.py).
+    _seconds_clocks: set[int] = field(default_factory=set)
     _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
     _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
     # The game's window (its id, the board's area, its facts) when the level's drawing began: see
@@ -162,7 +166,7 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, Windo
         """Freeze the level's baseline, the screen it is drawn from: the win signals are looked for
         against it, and a dialog read on an earlier level is not this level's; and note the game's
         window as it is then."""
-        self.baseline = Baseline(scene)
+        self.baseline = Baseline(scene, at=self.clock.now())
         self.note_window(scene.geometry)
         self._dialog_control = None
         self._other_dialog = None

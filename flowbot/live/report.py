@@ -53,8 +53,9 @@ class Timing:
 
 
 # What shows a level won, as `won_by` says it: the game's own word, never the picture alone: a win
-# signal that was not there before drawing (a dialog, win words, a new level in its place).
-WON_BY = ("dialog", "message", "new level")
+# signal that was not there before drawing (a dialog, win words, a new level in its place), or the
+# game's clock standing still after the last stroke (with its score risen, where one shows).
+WON_BY = ("dialog", "message", "new level", "clock stopped", "clock stopped, score rose")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,5 +177,6 @@ def unconfirmed_reason(evidence: Evidence) -> str:
     )
     return (
         "every flow shows joined, but the game gave no sign that it took the level (no new level, "
-        f"dialog, move-on button or win words){said}; flowbot counts a level only on the game's word"
+        f"dialog, move-on button, win words or clock standing still){said}; flowbot counts a level only "
+        "on the game's word"
     )

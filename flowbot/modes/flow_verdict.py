@@ -4,7 +4,8 @@ drawing began, one pure function from (baseline, the screen now, the plan) to wh
 and the verdict's watch that asks the engine for the game's word against that baseline.
 
 Joins on the screen alone are "drawn, unconfirmed": a level counts only on the game's word (a new
-level, or a dialog, move-on button or win words that were not there before drawing)."""
+level, or a dialog, move-on button or win words that were not there before drawing, or its clock
+standing still after the last stroke)."""
 
 from __future__ import annotations
 
@@ -124,6 +125,7 @@ class FlowVerdict:
     looked_for_words: bool
     window: object = None
     looked_for_controls: bool = False
+    looked_for_tally: bool = False  # the game's clock and score were read after drawing
     drawn_at: float | None = None  # when every join first showed (the level drawn, not yet confirmed)
     gone_at: float | None = None  # when the level's dots first no longer showed in place
     against: list[str] = field(default_factory=list)  # the game's counters that say it is not taken
@@ -165,6 +167,8 @@ class FlowVerdict:
             self.gone_at = loop.clock.now()
         late = self.late(joined, frame)
         word = self.word(late, unfinished, seen is None, seen_now.in_place)
+        if word is None and late and joined and not unfinished and seen_now.in_place:
+            word = self.tally()
         if word is not None:
             return word
         if late:
@@ -196,6 +200,16 @@ class FlowVerdict:
         if joined and late:
             self.looked_for_words = False  # drawn: win words are read at the end, even on a fast try
         return late
+
+    def tally(self) -> Evidence | None:
+        """Once a verdict, on a level drawn whole and still in place that the game's counters do not
+        speak against: its clock standing still after the last stroke (with its score risen, where
+        one shows), the game's answer (flowbot.live.tally)."""
+        if self.looked_for_tally or self.against or self.drawn_at is None:
+            return None
+        self.looked_for_tally = True
+        answer = self.loop.tally_says(self.scene, self.drawn_at)
+        return None if answer is None else Evidence(answer)
 
     def word(self, late: bool, unfinished: list, none_read: bool, in_place: bool) -> Evidence | None:
         """The game's word that costs OCR, looked for once each: a new move-on button (when the look
