@@ -73,7 +73,7 @@ def _idle_upload(port: int, path: str, source: str, headers: dict | None = None)
     return sock
 
 
-def _once_all_are_in(upload, within: float = 5.0) -> tuple[int, dict]:
+def _once_all_are_in(upload, within: float = 30.0) -> tuple[int, dict]:
     """The answer to `upload()` once the idle uploads sent before it are all in the server's count: on a
     loaded machine the last may still be on its way through nginx, and an upload let in meanwhile is
     answered (200), so it is sent again until refused or the time is up."""
