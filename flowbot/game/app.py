@@ -5,7 +5,7 @@
     .venv/bin/python -m flowbot.game --variant bridges|hexes|warps [--board RxC] [--seed S] [--levels N]
     .venv/bin/python -m flowbot.game --variant shapes [--shape KIND] [--seed S] [--levels N | --time-trial S]
 
-Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
+Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text|modal,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift.
 Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
 popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign, win-screen, no-cut
@@ -355,7 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--next-button",
         choices=NEXT_BUTTONS,
         default="flow",
-        help="after a win: Flow's dialog over the board (flow), or a plain grey button mid-window (text)",
+        help="after a win: Flow's dialog over the board (flow), a plain grey button mid-window (text), or "
+        "the whole window dimmed behind a card in Finnish, its move-on button ending in an arrow (modal)",
     )
     looks.add_argument(
         "--win-banner", action="store_true", help='"You won!" above the board on a win, pushing it down'

@@ -18,7 +18,7 @@ TINT = 5
 LIGHT_WASH = 0.25
 DARK_LINES: RGB = (70, 110, 70)
 LIGHT_LINES: RGB = (110, 110, 110)
-NEXT_BUTTONS = ("flow", "text")
+NEXT_BUTTONS = ("flow", "text", "modal")
 THEMES = ("dark", "light")
 
 
@@ -102,7 +102,9 @@ class Look:
     board_px: int | None = None  # the board this wide at the window's top-left; None: centred, large
     header: bool = False  # "level 12  6x6  flows 0/6" just above the board
     win_banner: bool = False  # "You won!" above the board on a win, pushing the board down
-    next_button: str = "flow"  # "flow": Flow's dialog over the board; "text": a plain grey push button
+    # "flow": Flow's dialog over the board; "text": a plain grey push button; "modal": the whole window
+    # dimmed at once behind a card in words flowbot has none for, its move-on button ending in an arrow
+    next_button: str = "flow"
     skip_arrows: bool = False  # "<" and ">" beside the board, skipping a level at any time
 
 

@@ -28,6 +28,7 @@ from flowbot.capture.buttons import buttons_by_words
 from flowbot.capture.controls import is_forbidden, label_score, says_won
 from flowbot.capture.ocr import Word, read_words
 from flowbot.capture.screen import Frame, Region, Screen
+from flowbot.capture.scrim import Scrim
 from flowbot.errors import FlowbotError
 from flowbot.live.baseline import Baseline
 from flowbot.live.clock import Clock, SystemClock
@@ -90,6 +91,10 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, Windo
     # The frame on which a dialog new since drawing showed with a button that does not say to move on
     # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
     _other_dialog: tuple[Frame, bool] | None = None
+    # The scrim (the page dimmed behind a modal dialog) the last look found, and the modal's panel with
+    # whether a control on it moves on: see WinSigns._modal_moves_on.
+    _last_scrim: Scrim | None = None
+    _modal: tuple[tuple[int, int, int, int], bool] | None = None
     _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
     _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
     # The game's window (its id, the board's area, its facts) when the level's drawing began: see
@@ -166,6 +171,7 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, MoveOn, Pictures, Windo
         self.note_window(scene.geometry)
         self._dialog_control = None
         self._other_dialog = None
+        self._last_scrim = self._modal = None
 
     def first_board(self) -> Scene | None:
         """The board on screen at the start. Over a board that cannot be read, only a win dialog's
