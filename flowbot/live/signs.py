@@ -234,16 +234,17 @@ class WinSigns:
         return baseline.bands
 
     def game_word(self, scene: Scene) -> str | None:
-        """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or
-        a new level that was not there when the board was read; win words that were not, at the end
-        of it), None when nothing did. A dialog or words already showing before drawing are no win."""
+        """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog, a
+        modal one over the dimmed page too, or a new level that was not there when the board was read;
+        win words that were not, at the end of it), None when nothing did. A dialog or words already
+        showing before drawing are no win."""
         window = self.window_of(scene.geometry)
 
         def look() -> str | None:
             """One look for a new dialog or a new level."""
             frame = self.screen.grab(self.look_region())
             board = scene.geometry.shifted(-frame.left, -frame.top)
-            if self.new_dialog(frame, board, window, scene):
+            if self.new_dialog(frame, board, window, scene, self.scrim_on(frame, window, scene)):
                 return "dialog"
             try:
                 seen = self.read(frame.pixels)
