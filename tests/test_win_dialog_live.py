@@ -100,3 +100,21 @@ def test_the_games_own_popup_window_over_the_board_is_no_cover(game, tmp_path):
     out, err = bot.communicate(timeout=90)
     assert bot.returncode == 0, out + err
     assert "cleared 2 of 2" in out, out
+
+
+MODAL = ["--next-button", "modal", "--theme", "light"]
+
+
+@pytest.mark.parametrize("game", [MODAL], indirect=True, ids=["modal"])
+def test_a_modal_over_the_washed_out_window_is_the_win_and_its_arrow_button_moves_on(game, tmp_path):
+    # The whole window washed out at once behind a card in Finnish: "Uudelleen" (again) beside a filled
+    # "Seuraava" ending in a small arrow (flowbot.game.modal). The level counts on the modal, and the
+    # arrow button, never the other, moves on.
+    import json
+
+    bot = _bot("--count", "2", "--artifacts", str(tmp_path))
+    out, err = bot.communicate(timeout=120)
+    assert bot.returncode == 0, out + err
+    assert "cleared 2 of 2" in out, out
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert [(record["level"], record["solved"]) for record in records] == [(1, True)]

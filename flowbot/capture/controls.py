@@ -1,7 +1,8 @@
 """Find the control that moves a game on to its next level, in any style: Flow-style outlined buttons,
 plain push buttons with a text label, text links; and tell a win message when one shows.
 
-Labels are read with OCR (flowbot.capture.ocr). A control whose label undoes, resets, restarts,
+Labels are read with OCR (flowbot.capture.ocr); an arrow or check mark a label ends with is also told
+by its shape (flowbot.capture.icons), in any language. A control whose label undoes, resets, restarts,
 solves, hints, buys, shares or goes back is never chosen.
 """
 
@@ -18,6 +19,8 @@ import numpy as np
 
 from flowbot.capture import ocr
 from flowbot.capture.buttons import find_next_button
+from flowbot.capture.icons import ends_in_go_icon
+from flowbot.capture.scrim import Scrim
 from flowbot.cellmap import CellMap
 
 # Words that move on, with how strongly; a label scores its best word. Games speak many languages:
@@ -95,7 +98,16 @@ FORBIDDEN = frozenset(
 )  # fmt: skip
 # Labels that say "again" in more than one word ("jugar de nuevo": play again).
 FORBIDDEN_PHRASES = ("de nuevo", "di nuovo", "noch einmal", "de novo")
-ARROWS = re.compile(r"^(->|-->|=>|>|>>|»|›|→|⟶|➔|➜|▶|►|✓|✔|☑)$")
+# Arrows and check marks as OCR reads them: a head, after a shaft read as hyphens, equals signs or dashes
+# ("->", "=>", "—>", "—»"), or one glyph.
+ARROWS = re.compile(r"^([-=—–]*(>|>>|»|›)|→|⟶|➔|➜|➡|⇒|▶|►|▸|❯|✓|✔|☑|✅)$")
+# Everything of a label that is no part of a word or an arrow (label_score splits on it).
+NOT_A_WORD = re.compile(r"[^a-z0-9>»›→➔➜➡⇒▶►▸❯⟶✓✔☑✅=—–-]+")
+# An arrow or check mark told by its shape says to go on as strongly as one read as text.
+GO_ICON_SCORE = 3
+# A dialog's primary button is filled with a colour: its mean saturation (HSV, 0-255) at least this,
+# and PRIMARY_LEAD times any other button's.
+PRIMARY_SATURATION, PRIMARY_LEAD = 80.0, 2.0
 # Words of a win message.
 WIN_WORDS = frozenset(
     [
@@ -169,15 +181,42 @@ def fold(text: str) -> str:
 def label_score(label: str) -> int:
     """How strongly a label says "go on to the next level": 0 for no, or a label never to press."""
     label = fold(label)
-    words = [word for word in re.split(r"[^a-z0-9>»›→➔➜▶►⟶✓✔☑=-]+", label) if word]
-    if not words or any(word.strip("-=>") in FORBIDDEN for word in words) or _says_again(label):
+    words = [word for word in NOT_A_WORD.split(label) if word]
+    if not words or any(word.strip("-=>—–") in FORBIDDEN for word in words) or _says_again(label):
         return 0
-    score = max((MOVE_ON.get(word.strip("-=>"), 0) for word in words), default=0)
+    score = max((MOVE_ON.get(word.strip("-=>—–"), 0) for word in words), default=0)
     if any(ARROWS.match(word) for word in words):
         score = max(score, 3)
     if score and any(word in LEVEL_WORDS for word in words):
         score += 1
     return score
+
+
+def button_score(patch: np.ndarray, label: str) -> int:
+    """How strongly a button says "go on": its label's words (label_score), else an arrow or check mark
+    its inside (`patch`, BGR) ends with, told by its shape (OCR reads "→" as a dash or drops it); 0
+    for a label never to press, whatever icon it has."""
+    if is_forbidden(label):
+        return 0
+    score = label_score(label)
+    if not score and ends_in_go_icon(patch):
+        score = GO_ICON_SCORE
+    return score
+
+
+def _scored(frame: np.ndarray, box: tuple[int, int, int, int], label: str, board: CellMap | None) -> int:
+    """A push button's score (button_score), its icon looked at only off the board: drawn pipes ending
+    in a dot are arrows by shape too, and whatever is over the board may be the board."""
+    if board is not None and _over(box, board):
+        return 0 if is_forbidden(label) else label_score(label)
+    return button_score(_inside(frame, box), label)
+
+
+def _over(box: tuple[int, int, int, int], board: CellMap) -> bool:
+    """True when a box's centre lies on the board."""
+    left, top, right, bottom = board.bounds
+    x, y = box[0] + box[2] / 2, box[1] + box[3] / 2
+    return left <= x <= right and top <= y <= bottom
 
 
 def names_move_on(label: str) -> bool:
@@ -231,7 +270,7 @@ def next_controls(
         if is_forbidden(label):
             if refused is not None:
                 refused.append(label)
-        elif not label or label_score(label):
+        elif not label or _scored(frame, box, label, None):
             yield from _new(Control(*box, label or "next level", "flow-button"), seen)
         else:
             # Words that say nothing about moving on (a won pipe's band read as 'O==Q'): tried
@@ -241,7 +280,7 @@ def next_controls(
     boxes = find_push_buttons(frame, board)[:MAX_LABELS]
     labels = ocr.read_lines([_inside(frame, box) for box in boxes])
     for box, label in zip(boxes, labels, strict=True):
-        score = label_score(label)
+        score = _scored(frame, box, label, board)
         if refused is not None and is_forbidden(label):
             refused.append(label)
         if score:
@@ -270,9 +309,7 @@ def new_move_on_buttons(
     fresh = fresh[:limit]
     labels = ocr.read_lines([_inside(frame, box) for box in fresh])
     moving = [
-        (box, label)
-        for box, label in zip(fresh, labels, strict=True)
-        if label_score(label) and not is_forbidden(label)
+        (box, label) for box, label in zip(fresh, labels, strict=True) if _scored(frame, box, label, board)
     ]
     # A label already legible in the same place before is no new button: a link or a label showing all
     # along ("Next Level" as plain text), framed for a moment by something drifting behind it.
@@ -282,6 +319,73 @@ def new_move_on_buttons(
         for (box, label), earlier in zip(moving, was, strict=True)
         if _letters(earlier) != _letters(label)
     ]
+
+
+def modal_control(frame: np.ndarray, scrim: Scrim, refused: list[str] | None = None) -> Control | None:
+    """The control that moves on from a modal dialog: the buttons standing in front of `scrim` (what
+    dims the page behind the dialog) by their labels, in any language: words that say to move on,
+    else an arrow or check mark the label ends with (told by shape too), the most saturated first; when
+    no button has a word flowbot knows, the one primary button (filled with a colour, the others not).
+    Never a button whose words restart, go back, solve or open a menu (added to `refused`).
+
+    frame : (H, W, 3) uint8 ndarray, BGR, the frame the scrim was found on
+    """
+    boxes = [box for box in find_push_buttons(frame) if scrim.in_front(frame, box)]
+    boxes = _innermost(boxes)[:MAX_LABELS]
+    labels = ocr.read_lines([_inside(frame, box) for box in boxes])
+    ranked, known = [], False
+    for box, label in zip(boxes, labels, strict=True):
+        if is_forbidden(label):
+            known = True
+            if refused is not None:
+                refused.append(label)
+            continue
+        known = known or bool(label_score(label))
+        score = button_score(_inside(frame, box), label)
+        ranked.append((score, _saturation(frame, box), box, label))
+    moving = [entry for entry in ranked if entry[0]]
+    if moving:
+        _, _, box, label = max(moving, key=lambda entry: entry[:2])
+        return Control(*box, label, "push-button")
+    primary = _primary(ranked)
+    if primary is None or known:
+        return None
+    return Control(*primary[2], primary[3], "push-button")
+
+
+def _primary(ranked: list) -> tuple | None:
+    """Of (score, saturation, box, label) entries, the one filled with a colour while the others are
+    not (PRIMARY_SATURATION, PRIMARY_LEAD), or None."""
+    if not ranked:
+        return None
+    ordered = sorted(ranked, key=lambda entry: -entry[1])
+    first = ordered[0]
+    if first[1] < PRIMARY_SATURATION:
+        return None
+    if len(ordered) > 1 and first[1] < PRIMARY_LEAD * ordered[1][1]:
+        return None
+    return first
+
+
+def _saturation(frame: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """The mean saturation (HSV, 0-255) of a box's inside: high for a button filled with a colour."""
+    inside = _inside(frame, box)
+    if inside.size == 0:
+        return 0.0
+    return float(cv2.cvtColor(inside, cv2.COLOR_BGR2HSV)[:, :, 1].mean())
+
+
+def _innermost(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes that hold no other box: buttons, not the dialog's card around them."""
+    return [
+        box
+        for box in boxes
+        if not any(
+            other is not box and box[0] <= other[0] and box[1] <= other[1]
+            and other[0] + other[2] <= box[0] + box[2] and other[1] + other[3] <= box[1] + box[3]
+            for other in boxes
+        )
+    ]  # fmt: skip
 
 
 def new_move_on_words(frame: np.ndarray, before: np.ndarray, limit: int = 4) -> list[Control]:

@@ -424,6 +424,21 @@ def missing_joins(
     return missing
 
 
+def empty_joins(now: JoinLooks, before: JoinLooks) -> int:
+    """How many joins show no pipe where it would cross the edge between their two cells: the colour
+    there is as before drawing and no pixel of the flow's colour lies at the point. A level's pipes
+    cross those edges; the dots of a new level in its place lie inside cells, never on their edges.
+
+    now, before : join_colours of the same solution on the same board, now and before drawing
+    """
+    edge = JOIN_AT.index(0.5)
+    seen, was = now.median[:, edge], before.median[:, edge]
+    looked = ~np.isnan(seen).any(axis=1) & ~np.isnan(was).any(axis=1)
+    unchanged = np.linalg.norm(seen - was, axis=1) < UNCHANGED
+    no_pipe = ~(now.nearest[:, edge] <= THIN_PIPE_DISTANCE)  # NaN (not looked at) is no pipe
+    return int(np.count_nonzero(looked & unchanged & no_pipe))
+
+
 def _shows(seen: np.ndarray, before: np.ndarray | None, flows: np.ndarray, color: int) -> bool:
     """True when the median colour at one point of a join shows its flow (see missing_joins)."""
     if np.isnan(seen).any():

@@ -5,7 +5,7 @@
     .venv/bin/python -m flowbot.game --variant bridges|hexes|warps [--board RxC] [--seed S] [--levels N]
     .venv/bin/python -m flowbot.game --variant shapes [--shape KIND] [--seed S] [--levels N | --time-trial S]
 
-Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text,
+Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --next-button text|modal|always,
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift,
 --clock stops|runs|down and --score win|flows (a numbers line under the title: see flowbot.game.stats).
 Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
@@ -357,7 +357,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--next-button",
         choices=NEXT_BUTTONS,
         default="flow",
-        help="after a win: Flow's dialog over the board (flow), or a plain grey button mid-window (text);"
+        help="after a win: Flow's dialog over the board (flow), a plain grey button mid-window (text), or "
+        "the whole window dimmed behind a card in Finnish, its move-on button ending in an arrow (modal);"
         " always: a plain Next Level button under the board at all times, moving on won or not",
     )
     looks.add_argument(

@@ -63,6 +63,8 @@ class Controls:
         if button is not None and button.contains(x, y):
             session.next()
             return "dialog"
+        if button is not None and placed is not None and placed.style == "modal":
+            return self._modal_press(x, y, placed.other)
         action = layout.button_at(x, y)
         if action is None and layout.next_box is not None and layout.next_box.contains(x, y):
             action = "next"  # the "Next Level" push button always shown: it moves on, won or not
@@ -79,6 +81,14 @@ class Controls:
             board.cuts = self.faults.cuts
             board.press(cell)
             return "board" if cell is not None else "nothing"
+        return "nothing"
+
+    def _modal_press(self, x: float, y: float, other) -> str:
+        """A press on the modal look's win dialog off its move-on button: its other button plays the
+        level again ('dialog again'); anywhere else does nothing, as the dimmed page takes no input."""
+        if other is not None and other.contains(x, y):
+            self.session.restart()
+            return "dialog again"
         return "nothing"
 
     def _screen_press(self, screen: str, x: float, y: float, layout: Layout) -> str:

@@ -29,6 +29,8 @@ BANNER_BAND = 44
 HEADER_SHARE = 0.5  # the header's band above the board, of a cell
 SMALL_MARGIN = 12  # around a board placed at the top-left (--board-px)
 TEXT_BUTTON = (180, 52)  # the plain push button, reference pixels
+MODAL_WIDTH = 440  # the modal's card, reference pixels (at most 0.85 of the window's width)
+MODAL_BUTTON_HEIGHT = 60
 ARROW_BAND = 60  # room beside the board for each skip arrow, reference pixels
 
 BOTTOM_BUTTONS = ("previous", "restart", "next")
@@ -85,6 +87,9 @@ class DialogLayout:
     line_ys: tuple[float, ...]
     button: Box | None
     style: str = "flow"  # "text": a plain push button centred on the window, its title a line above it
+    # "modal": the whole window dimmed behind a card over the board, with `other` (plays the level
+    # again) beside `button` (moves on)
+    other: Box | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +192,8 @@ def compute_layout(
     placed = None
     if dialog is not None and dialog.button is not None and look.next_button == "text":
         placed = _text_dialog_layout(width, height, scale)
+    elif dialog is not None and dialog.button is not None and look.next_button == "modal":
+        placed = _modal_layout(width, height, scale, geometry)
     elif dialog is not None:
         placed = _dialog_layout(width, height, scale, geometry, dialog)
     at_top = look.board_px is not None
@@ -279,6 +286,25 @@ def _under_board(width: int, board_bottom: float, buttons_top: float, scale: flo
     button_width, button_height = TEXT_BUTTON[0] * scale, TEXT_BUTTON[1] * scale
     y = (board_bottom + buttons_top - button_height) / 2
     return Box((width - button_width) / 2, max(board_bottom + 2, y), button_width, button_height)
+
+
+def _modal_layout(width: int, height: int, scale: float, geometry: CellMap) -> DialogLayout:
+    """A card centred on the board: a title in its upper half, and two buttons side by side at its
+    bottom, the one that plays the level again on the left, the one that moves on on the right."""
+    card_width = min(MODAL_WIDTH * scale, 0.85 * width)
+    pad = 20 * scale
+    button_height = MODAL_BUTTON_HEIGHT * scale
+    card_height = 0.55 * card_width
+    left, top, right, bottom = geometry.bounds
+    x = min(max(0.0, (left + right - card_width) / 2), width - card_width)
+    y = min(max(0.0, (top + bottom - card_height) / 2), max(0.0, height - card_height))
+    box = Box(x, y, card_width, card_height)
+    title = Box(x, y + pad, card_width, card_height - 3 * pad - button_height)
+    button_width = (card_width - 3 * pad) / 2
+    button_y = y + card_height - pad - button_height
+    other = Box(x + pad, button_y, button_width, button_height)
+    button = Box(x + 2 * pad + button_width, button_y, button_width, button_height)
+    return DialogLayout(box, title, (), button, style="modal", other=other)
 
 
 def _dialog_layout(width: int, height: int, scale: float, geometry: CellMap, dialog: Dialog) -> DialogLayout:

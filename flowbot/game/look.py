@@ -18,7 +18,7 @@ TINT = 5
 LIGHT_WASH = 0.25
 DARK_LINES: RGB = (70, 110, 70)
 LIGHT_LINES: RGB = (110, 110, 110)
-NEXT_BUTTONS = ("flow", "text", "always")
+NEXT_BUTTONS = ("flow", "text", "modal", "always")
 THEMES = ("dark", "light")
 
 
@@ -103,8 +103,9 @@ class Look:
     header: bool = False  # "level 12  6x6  flows 0/6" just above the board
     win_banner: bool = False  # "You won!" above the board on a win, pushing the board down
     # "flow": Flow's dialog over the board; "text": a plain grey push button mid-window after a win;
-    # "always": Flow's dialog after a win, and a plain "Next Level" push button under the board at all
-    # times that moves on, won or not (as web games' do)
+    # "modal": the whole window dimmed at once behind a card in words flowbot has none for, its move-on
+    # button ending in an arrow; "always": Flow's dialog after a win, and a plain "Next Level" push
+    # button under the board at all times that moves on, won or not (as web games' do)
     next_button: str = "flow"
     skip_arrows: bool = False  # "<" and ">" beside the board, skipping a level at any time
     # A line of the game's numbers under its title ("00:07     Moves: 12     Score: 0", see game/stats.py):

@@ -126,6 +126,10 @@ class Renderer:
             self._push_button(surface, layout, layout.next_box)
         if dialog is not None and layout.dialog is not None and layout.dialog.style == "text":
             self._plain_dialog(surface, layout)
+        elif dialog is not None and layout.dialog is not None and layout.dialog.style == "modal":
+            from flowbot.game.modal import draw_modal
+
+            draw_modal(surface, layout, self.theme, self._font)
         elif dialog is not None:
             self._dialog(surface, layout, dialog)
         return layout

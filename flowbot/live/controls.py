@@ -130,10 +130,13 @@ def dialog_button(frame: Frame, board: CellMap, window: Region | None) -> Button
 
 def label_on(pixels: np.ndarray, button: Button) -> str:
     """The label read (OCR) inside a button's outline."""
+    return read_line(inside_of(pixels, button))
+
+
+def inside_of(pixels: np.ndarray, button: Button) -> np.ndarray:
+    """A button's inside, short of its outline: where its label and icon are."""
     inset = max(2, min(button.width, button.height) // 8)
-    return read_line(
-        pixels[
-            button.top + inset : button.top + button.height - inset,
-            button.left + inset : button.left + button.width - inset,
-        ]
-    )
+    return pixels[
+        button.top + inset : button.top + button.height - inset,
+        button.left + inset : button.left + button.width - inset,
+    ]

@@ -28,6 +28,7 @@ from flowbot.capture.buttons import buttons_by_words
 from flowbot.capture.controls import is_forbidden, label_score, says_won
 from flowbot.capture.ocr import Word, read_words
 from flowbot.capture.screen import Frame, Region, Screen
+from flowbot.capture.scrim import Scrim
 from flowbot.errors import FlowbotError
 from flowbot.live.baseline import Baseline
 from flowbot.live.clock import Clock, SystemClock
@@ -94,6 +95,10 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
     # The places (in reading order) of the game's clocks that stopped after running two seconds or
     # more on a level it took: they count seconds, so a single tick of one is one (see live/tally.py).
     _seconds_clocks: set[int] = field(default_factory=set)
+    # The scrim (the page dimmed behind a modal dialog) the last look found, and the modal's panel with
+    # whether a control on it moves on: see WinSigns._modal_moves_on.
+    _last_scrim: Scrim | None = None
+    _modal: tuple[tuple[int, int, int, int], bool] | None = None
     _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
     _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
     # The game's window (its id, the board's area, its facts) when the level's drawing began: see
@@ -170,6 +175,7 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
         self.note_window(scene.geometry)
         self._dialog_control = None
         self._other_dialog = None
+        self._last_scrim = self._modal = None
 
     def first_board(self) -> Scene | None:
         """The board on screen at the start. Over a board that cannot be read, only a win dialog's

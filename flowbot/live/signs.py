@@ -1,6 +1,7 @@
 """The game's win signals, new since the level's drawing began: a dialog whose button says to move
-on, a new move-on button, win words, counters that say the level is not taken, the end screen. Each
-is judged against the screen the level was read from: what showed before drawing is no evidence."""
+on (over the board, or a modal one in front of the whole window dimmed at once), a new move-on
+button, win words, counters that say the level is not taken, the end screen. Each is judged against
+the screen the level was read from: what showed before drawing is no evidence."""
 
 from __future__ import annotations
 
@@ -11,18 +12,19 @@ import numpy as np
 from flowbot.capture import ocr
 from flowbot.capture.controls import (
     Control,
-    is_forbidden,
-    label_score,
+    button_score,
+    modal_control,
     new_move_on_buttons,
     new_move_on_words,
     says_won,
 )
 from flowbot.capture.ocr import Word, read_words, read_words_in_bands, text_bands
 from flowbot.capture.screen import Frame, Region
+from flowbot.capture.scrim import Scrim, find_scrim
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError
 from flowbot.live.baseline import Baseline
-from flowbot.live.controls import cut, dialog_button, label_on, remember
+from flowbot.live.controls import cut, dialog_button, inside_of, label_on, remember
 from flowbot.live.counters import counters_against
 from flowbot.live.game_over import game_over_message
 from flowbot.live.observer import POLL
@@ -30,6 +32,10 @@ from flowbot.live.scene import Scene
 from flowbot.live.watch import until_past
 
 log = logging.getLogger(__name__)
+
+# Two looks in a row find a modal's scrim the same (its gain within this, its panel within
+# SETTLED_PX) before its button is read: a dialog fading in is read, and remembered, once it shows.
+SETTLED_GAIN, SETTLED_PX = 0.03, 8
 
 
 def on_grid(box: tuple[int, int, int, int], board: CellMap) -> bool:
@@ -53,9 +59,17 @@ def on_grid(box: tuple[int, int, int, int], board: CellMap) -> bool:
     return True
 
 
+def _same_scrim(last: Scrim | None, now: Scrim) -> bool:
+    """True when two looks found about the same scrim: the dialog has settled (not fading in)."""
+    if last is None or abs(last.gain - now.gain) > SETTLED_GAIN:
+        return False
+    return all(abs(p - q) <= SETTLED_PX for p, q in zip(last.panel, now.panel, strict=True))
+
+
 class WinSigns:
     """The win signals a game gives (a role of LiveLoop: it judges them against `baseline`, the level's
-    screen frozen when its drawing began, and keeps `_dialog_*` and `_other_dialog`)."""
+    screen frozen when its drawing began, and keeps `_dialog_*`, `_other_dialog`, `_modal`,
+    `_last_scrim`)."""
 
     def baseline_of(self, scene: Scene) -> Baseline:
         """The baseline a level's signals are judged against: the one frozen when its drawing began
@@ -64,11 +78,31 @@ class WinSigns:
             self.baseline = Baseline(scene)
         return self.baseline
 
-    def new_dialog(self, frame: Frame, board: CellMap, window: Region | None, scene: Scene) -> bool:
-        """True when a Flow-style dialog button shows on the frame (over the board or in the game's
-        window), did not on the frame the board was read from (a "Next Level" always showing beside
-        the board is no win), and its label says to move on (an outline of grid cells, changed by the
-        pipes drawn in it, is no dialog)."""
+    def scrim_on(self, frame: Frame, window: Region | None, scene: Scene) -> Scrim | None:
+        """The scrim over the game's window on `frame` (in the frame's pixels) that was not there when
+        the level's drawing began: the whole window dimmed (or washed out) at once, a dialog's panel in
+        front of it (flowbot.capture.scrim). The board, changed by the strokes, is left out of the fit."""
+        baseline = self.baseline_of(scene)
+        area = window or frame.region
+        now, before = cut(frame, area), cut(baseline.frame, area)
+        if now.shape != before.shape or now.size == 0:
+            return None  # the board was read from a part of the screen not holding the window
+        dx, dy = max(0, area.left - frame.left), max(0, area.top - frame.top)
+        left, top, right, bottom = scene.geometry.bounds
+        x0, y0 = frame.left + dx, frame.top + dy  # the screen pixel of the cut's top-left
+        scrim = find_scrim(before, now, (left - x0, top - y0, right - x0, bottom - y0))
+        return None if scrim is None else scrim.shifted(dx, dy)
+
+    def new_dialog(
+        self, frame: Frame, board: CellMap, window: Region | None, scene: Scene, scrim: Scrim | None = None
+    ) -> bool:
+        """True when a dialog shows on the frame that did not on the frame the board was read from (a
+        "Next Level" always showing beside the board is no win), with a button that says to move on:
+        a modal in front of `scrim` (the page dimmed since), or a Flow-style dialog button over the
+        board or in the game's window (an outline of grid cells, changed by the pipes drawn in it, is
+        no dialog)."""
+        if scrim is not None and self._modal_moves_on(frame, scrim):
+            return True
         button = dialog_button(frame, board, window)
         if button is None:
             return False
@@ -92,14 +126,33 @@ class WinSigns:
             self._other_dialog = (frame, False)
         return self._dialog_moves_on[1]
 
+    def _modal_moves_on(self, frame: Frame, scrim: Scrim) -> bool:
+        """True when a modal dialog in front of the dimmed page (new since drawing) has a control that
+        moves on (capture.controls.modal_control: its words, an arrow or check mark, in any language),
+        remembered as the control to press; read once the scrim showed the same on two looks in a row.
+        A modal with none may still say in words that the level was won (dialog_says_won)."""
+        settled, self._last_scrim = _same_scrim(self._last_scrim, scrim), scrim
+        if not settled:
+            return False
+        if self._modal is None or self._modal[0] != scrim.panel:
+            control = modal_control(frame.pixels, scrim)
+            if control is not None:
+                log.info("a dialog showed over the dimmed page; its control %r moves on", control.label)
+                self._dialog_control = remember(frame, control)
+            self._modal = (scrim.panel, control is not None)
+        if not self._modal[1] and self._other_dialog is None:
+            self._other_dialog = (frame, False)
+        return self._modal[1]
+
     def _button_moves_on(self, frame: Frame, button, board: CellMap) -> bool:
-        """True when a new dialog's button moves on: its label says so (OCR); with no OCR to read it,
-        a box new since drawing that is no outline of grid cells (the game's reaction to the strokes,
-        its press confirmed by the new level it brings). Remembered as the control to press."""
+        """True when a new dialog's button moves on: its label says so (OCR), in words or with an arrow
+        or check mark it ends with (told by shape too); with no OCR to read it, a box new since drawing
+        that is no outline of grid cells (the game's reaction to the strokes, its press confirmed by the
+        new level it brings). Remembered as the control to press."""
         box = (button.left, button.top, button.width, button.height)
         if ocr.available():
             label = label_on(frame.pixels, button)
-            if not label_score(label) or is_forbidden(label):
+            if not button_score(inside_of(frame.pixels, button), label):
                 return False
         elif on_grid(box, board):
             return False
@@ -181,16 +234,17 @@ class WinSigns:
         return baseline.bands
 
     def game_word(self, scene: Scene) -> str | None:
-        """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog or
-        a new level that was not there when the board was read; win words that were not, at the end
-        of it), None when nothing did. A dialog or words already showing before drawing are no win."""
+        """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog, a
+        modal one over the dimmed page too, or a new level that was not there when the board was read;
+        win words that were not, at the end of it), None when nothing did. A dialog or words already
+        showing before drawing are no win."""
         window = self.window_of(scene.geometry)
 
         def look() -> str | None:
             """One look for a new dialog or a new level."""
             frame = self.screen.grab(self.look_region())
             board = scene.geometry.shifted(-frame.left, -frame.top)
-            if self.new_dialog(frame, board, window, scene):
+            if self.new_dialog(frame, board, window, scene, self.scrim_on(frame, window, scene)):
                 return "dialog"
             try:
                 seen = self.read(frame.pixels)

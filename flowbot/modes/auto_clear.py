@@ -20,10 +20,14 @@ from flowbot.capture.overlay import draw_overlay
 from flowbot.capture.read import Reading, read_puzzle
 from flowbot.capture.screen import Frame, Region
 from flowbot.capture.verdict import (
+    JoinLooks,
     centre_colours,
+    empty_joins,
     inner_cells,
+    join_colours,
     missing_cells,
     same_level_showing,
+    solution_joins,
     unchanged_cells,
 )
 from flowbot.errors import FlowbotError
@@ -45,12 +49,14 @@ __all__ = ["SIGN_WAIT", "AutoClear", "Evidence", "WonLevel", "parse_region"]
 
 @dataclass(frozen=True, slots=True)
 class WonLevel:
-    """The level just won, as drawn: where, the solution, the flows' colours, its cells before drawing."""
+    """The level just won, as drawn: where, the solution, the flows' colours, its cells and its joins
+    before drawing."""
 
     geometry: Geometry
     solution: Solution
     flow_rgb: tuple[tuple[int, int, int], ...]
     before: np.ndarray
+    joins: JoinLooks
 
 
 @dataclass
@@ -163,19 +169,26 @@ class AutoClear(LiveLoop):
         untouched = {color for color, path in enumerate(solution.paths) if set(path) <= same}
         return untouched, (frame.pixels, shown)
 
-    def keep_won(self, scene: Scene, solution: Solution, before: np.ndarray) -> None:
+    def keep_won(self, scene: Scene, solution: Solution, baseline: Baseline) -> None:
         """Keep the level just won, to tell it (misread under a dialog) from the next one."""
-        self._won = WonLevel(scene.geometry, solution, scene.reading.seen_rgb, before)
+        seen = scene.reading.seen_rgb
+        self._won = WonLevel(scene.geometry, solution, seen, baseline.centres, baseline.joins)
 
     def still_won(self, frame: Frame) -> bool:
         """True when the level just won still shows where it was drawn (most of its pipes): what was
-        read is that level misread under a dialog or a button, not a new one (a new level is empty)."""
+        read is that level misread under a dialog or a button, not a new one. Most of its cells show
+        their flow or are covered, and most of its pipes still cross the edges between its cells: the
+        next level's dots may sit on the won level's cells in its colours (or in colours it has not,
+        which look covered), but a new level is empty between them."""
         won = self._won
         if won is None:
             return False
         on_frame = won.geometry.shifted(-frame.left, -frame.top)
         missing = missing_cells(frame.pixels, on_frame, won.solution, won.flow_rgb, won.before)
-        return len(missing) <= inner_cells(won.solution) // 2
+        if len(missing) > inner_cells(won.solution) // 2:
+            return False
+        joins = join_colours(frame.pixels, on_frame, won.solution, won.flow_rgb)
+        return 2 * empty_joins(joins, won.joins) <= len(solution_joins(won.solution))
 
     def dots_in_place(self, scene: Scene, before: np.ndarray) -> tuple[bool, Frame]:
         """Whether the level's dots still show where they were before drawing (the level is still

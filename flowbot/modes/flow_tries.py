@@ -199,7 +199,7 @@ class FlowTries:
 
     def won(self, run: LevelRun) -> None:
         """Keep the level won, to tell it (misread under a dialog) from the next one."""
-        self.loop.keep_won(run.scene, run.solution, self.baseline.centres)
+        self.loop.keep_won(run.scene, run.solution, self.baseline)
 
     def failed(self, run: LevelRun, evidence: Evidence) -> tuple[str, str]:
         """Why the level did not count, and the stop."""

@@ -5,7 +5,9 @@ and the verdict's watch that asks the engine for the game's word against that ba
 
 Joins on the screen alone are "drawn, unconfirmed": a level counts only on the game's word (a new
 level, or a dialog, move-on button or win words that were not there before drawing, or its clock
-standing still after the last stroke)."""
+standing still after the last stroke). A modal dialog that dims the whole window at once is the game's
+word too: the board is then judged as it shows through the dimming, and the cells under the dialog are
+hidden, never dropped."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from flowbot.capture.ocr import read_words
+from flowbot.capture.scrim import Scrim
 from flowbot.capture.verdict import (
     JoinLooks,
     bare_start_dots,
@@ -38,6 +41,8 @@ log = logging.getLogger(__name__)
 # Seconds the game gets to give its word (a dialog, a new level, win words) once every join of the
 # level shows: only a game that gives no sign waits it all, and then the level is not counted.
 SIGN_WAIT = 1.0
+# Mean difference per channel under which a cell shows as before drawing (capture.verdict.undrawn_cells).
+UNDRAWN_TOLERANCE = 6.0
 Starts = dict[int, Cell] | None  # the cell each flow's last stroke began on
 
 
@@ -87,13 +92,29 @@ def sight(
     board: Geometry,
     solution: Solution,
     starts: dict[int, Cell] | None,
+    scrim: Scrim | None = None,
 ) -> Sight:
     """The evidence of the picture (pure): the board at `board` on `pixels` against the baseline, for
-    the plan `solution` whose flows' last strokes began on `starts` (a game may leave that dot bare)."""
+    the plan `solution` whose flows' last strokes began on `starts` (a game may leave that dot bare).
+    Under a `scrim` (a modal dialog dimmed the page since drawing) the board is judged as it shows
+    through it, and the cells under the dialog's panel are hidden: neither drawn nor missing."""
+    tolerance = UNDRAWN_TOLERANCE
+    if scrim is not None:
+        pixels = scrim.unmixed(pixels)
+        tolerance += 1 / scrim.gain  # undoing the dimming scales the capture's rounding up as much
     missing = joins_not_shown(baseline, pixels, board, solution, starts)
-    unfinished = undrawn_cells(pixels, board, *baseline.undrawn, solution)
+    unfinished = undrawn_cells(pixels, board, *baseline.undrawn, solution, tolerance)
+    if scrim is not None:
+        unfinished = [cell for cell in unfinished if not scrim.hides(_cell_box(board, cell))]
     in_place = same_level_showing(centre_colours(pixels, board), baseline.centres, baseline.dots)
     return Sight(missing, unfinished, in_place)
+
+
+def _cell_box(board: Geometry, cell: Cell) -> tuple[float, float, float, float]:
+    """A cell's box (left, top, right, bottom) in the board's pixels."""
+    x, y = board.center(cell)
+    half = board.cell_size / 2
+    return x - half, y - half, x + half, y + half
 
 
 def joins_not_shown(
@@ -136,8 +157,9 @@ class FlowVerdict:
         loop, scene = self.loop, self.scene
         frame = loop.screen.grab(loop.look_region())
         old = scene.geometry.shifted(-frame.left, -frame.top)
+        scrim = loop.scrim_on(frame, self.window, scene)  # a modal dialog dimmed the page since drawing
         # Every join where the board was: the level drawn, the game's word still to come.
-        seen_now = sight(self.baseline, frame.pixels, old, self.solution, self.starts)
+        seen_now = sight(self.baseline, frame.pixels, old, self.solution, self.starts, scrim)
         missing, joined, unfinished = seen_now.missing, seen_now.joined, seen_now.unfinished
         # A win signal counts only while the board, where it can be seen, does not say otherwise: a
         # flow none of whose cells shows its colour (all as before drawing, or another flow's) beside
@@ -145,10 +167,14 @@ class FlowVerdict:
         if unfinished:
             log.info("%d cell(s) show as before drawing: no win signal is trusted", len(unfinished))
         else:
-            if loop.new_dialog(frame, old, self.window, scene):
+            if loop.new_dialog(frame, old, self.window, scene, scrim):
                 return Evidence("dialog")
             if loop.dialog_says_won(self.window, scene):
                 return Evidence("message")
+        if scrim is not None:
+            # A modal dialog over the dimmed page is the game's answer, its words read above: no board
+            # reads under it, and no other words are worth their OCR.
+            return self.ended(self.late(joined, frame), joined, missing, frame, old)
         try:
             seen = loop.read(frame.pixels)
         except CaptureError:
@@ -171,14 +197,17 @@ class FlowVerdict:
             word = self.tally()
         if word is not None:
             return word
-        if late:
-            if joined:
-                return Evidence(None, unconfirmed=True, against=tuple(self.against))
-            cells = missing_cells(
-                frame.pixels, old, self.solution, self.baseline.flow_rgb, self.baseline.centres
-            )
-            return Evidence(None, tuple(cells), tuple(missing))
-        return None
+        return self.ended(late, joined, missing, frame, old)
+
+    def ended(self, late: bool, joined: bool, missing: list, frame, old: Geometry) -> Evidence | None:
+        """Once the look is late, no word of the game: every join shown is "unconfirmed", else what is
+        still missing; None while it is not late."""
+        if not late:
+            return None
+        if joined:
+            return Evidence(None, unconfirmed=True, against=tuple(self.against))
+        cells = missing_cells(frame.pixels, old, self.solution, self.baseline.flow_rgb, self.baseline.centres)
+        return Evidence(None, tuple(cells), tuple(missing))
 
     def late(self, joined: bool, frame) -> bool:
         """True once the level is to be judged: the look's time is up and the board stopped changing
