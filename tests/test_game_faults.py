@@ -411,6 +411,7 @@ def popup_windows(display: str, pid: int) -> list:
             for w, name in zip(windows, names, strict=True)
             if name and name.value in (TITLE, TITLE.encode())
         ]
+
         def popup(window):
             owner = window.get_full_property(pid_atom, 0)
             transient = window.get_wm_transient_for()
