@@ -43,6 +43,15 @@ def no_shared_solvers():
         sat.forget_shapes()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On pytest-xdist workers, the long tests first in every worker's share (see tests/long_first.py);
+    every worker computes the same order, as xdist requires."""
+    from tests.long_first import is_long, long_first
+
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = long_first(items, [is_long(item.nodeid) for item in items], workers)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Markers: `realgames` runs flowbot on the third-party games of ../shared/games (select it with
     `-m realgames`, leave it out with `-m "not realgames"`); `presses_by_test`. And the press watch."""

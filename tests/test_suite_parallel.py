@@ -86,3 +86,26 @@ def test_no_terminal_size_is_inherited_from_the_environment():
     # pytest-xdist's workers start with LINES and COLUMNS set; the conftest drops them, or every
     # terminal a test opens would be 80x24 to curses whatever its real size.
     assert "LINES" not in os.environ and "COLUMNS" not in os.environ
+
+
+def test_every_workers_first_share_starts_with_its_part_of_the_long_tests():
+    from tests.long_first import long_first, shares
+
+    items = list(range(23))
+    long = [item in (3, 9, 10, 21) for item in items]
+    ordered = long_first(items, long, 3)
+    assert sorted(ordered) == items  # nothing lost or doubled
+    starts = [0, *accumulate_sizes(shares(23, 3))][:3]
+    assert [ordered[start] for start in starts] == [3, 9, 10]  # one long test at the front of each share
+    assert ordered[starts[0] + 1] == 21  # the fourth dealt to the first worker, right after its first
+    assert [item for item in ordered if not long[item]] == [item for item in items if not long[item]]
+    assert long_first(items, long, 1) == items
+
+
+def accumulate_sizes(sizes):
+    """Where each share after the first starts."""
+    total, out = 0, []
+    for size in sizes:
+        total += size
+        out.append(total)
+    return out

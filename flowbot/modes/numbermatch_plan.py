@@ -14,8 +14,10 @@ from flowbot.numbermatch.search import WON, solve, solve_best
 log = logging.getLogger(__name__)
 
 # Searches are limited by positions searched (about 200,000 a second here), so a board is played the
-# same way on a busy machine as on a quiet one; the seconds only cap a search on a very slow one.
+# same way on a busy machine as on a quiet one; the seconds only cap a search on a very slow one (or a
+# board grown so big that a position takes milliseconds), so that a whole plan stays within about 80 s.
 SOLVE_NODES, SOLVE_SECONDS = 4_000_000, 20.0
+CAUTIOUS_CAP_SECONDS = 5.0
 # Positions for a line that never leaves the board with no pair while an add is left, where the game
 # may end such a board: on random boards nine in ten of those found within 1,500,000 positions are
 # found within 400,000 (scripts/bench_numbermatch.py --nodes); then a line that may leave none is
@@ -61,7 +63,7 @@ class LinePlanner:
             untried["add_when_stuck"] = True
         if untried:
             cautious = replace(self.rules, adds=budgets[-1], **untried)
-            answer = solve(cells, cautious, nodes=CAUTIOUS_NODES, timeout=SOLVE_SECONDS)
+            answer = solve(cells, cautious, nodes=CAUTIOUS_NODES, timeout=CAUTIOUS_CAP_SECONDS)
             # Its adds must come where no pair is left under the full rules too.
             stuck_only = self.rules.add_when_stuck or "add_when_stuck" in untried
             full = replace(self.rules, adds=budgets[-1], add_when_stuck=stuck_only)
@@ -73,7 +75,7 @@ class LinePlanner:
         nodes = KEEP_A_PAIR_NODES if unknown_end else SOLVE_NODES
         for budget in budgets:
             rules = replace(self.rules, adds=budget)
-            answer = solve(cells, rules, nodes=nodes // len(budgets), timeout=SOLVE_SECONDS)
+            answer = solve(cells, rules, nodes=nodes // len(budgets), timeout=SOLVE_SECONDS / len(budgets))
             if answer.status == WON:
                 return self.untried_first(cells, answer.moves, rules, untried)
         if unknown_end:
@@ -123,7 +125,7 @@ class LinePlanner:
             after = apply_move(cells, move, rules)
             if rules.stuck_may_end and after and not find_pairs(after, rules):
                 continue  # it would leave no pair, which may end the game with adds unused
-            answer = solve(after, rules, nodes=CAUTIOUS_NODES, timeout=SOLVE_SECONDS)
+            answer = solve(after, rules, nodes=CAUTIOUS_NODES, timeout=CAUTIOUS_CAP_SECONDS / PROBES)
             if answer.status == WON:
                 log.info("playing %s first: a pair of a kind the game has not yet taken", move)
                 return (move, *answer.moves)
