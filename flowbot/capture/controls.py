@@ -8,11 +8,12 @@ solves, hints, buys, shares or goes back is never chosen.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -22,6 +23,8 @@ from flowbot.capture.buttons import find_next_button
 from flowbot.capture.icons import ends_in_go_icon
 from flowbot.capture.scrim import Scrim
 from flowbot.cellmap import CellMap
+
+log = logging.getLogger(__name__)
 
 # Words that move on, with how strongly; a label scores its best word. Games speak many languages:
 # English, French, Spanish, German, Portuguese and Italian, written without accents (see fold).
@@ -212,6 +215,24 @@ def _scored(frame: np.ndarray, box: tuple[int, int, int, int], label: str, board
     return button_score(_inside(frame, box), label)
 
 
+def _split_labels(frame: np.ndarray, box: tuple[int, int, int, int]) -> list[Control] | None:
+    """None when the words inside a box are one label; when two lie on one line farther apart than a
+    phrase's words (PHRASE_GAP of their height), the box is a strip of several controls, not one
+    button: the ones among them that move on, each at its own words."""
+    left, top, w, h = box
+    inset = max(2, min(w, h) // 8)  # as _inside
+    words = sorted(ocr.read_words(_inside(frame, box)), key=lambda word: word.left)
+    for index, word in enumerate(words):
+        for other in words[index + 1 :]:
+            same_line = abs((other.top + other.height / 2) - (word.top + word.height / 2)) < word.height / 2
+            gap = other.left - (word.left + word.width)
+            if same_line and gap > PHRASE_GAP * max(word.height, other.height):
+                dx, dy = left + inset, top + inset
+                moved = [replace(word, left=word.left + dx, top=word.top + dy) for word in words]
+                return _links_in(sorted(moved, key=lambda word: (word.top // max(1, word.height), word.left)))
+    return None
+
+
 def _over(box: tuple[int, int, int, int], board: CellMap) -> bool:
     """True when a box's centre lies on the board."""
     left, top, right, bottom = board.bounds
@@ -270,6 +291,10 @@ def next_controls(
         if is_forbidden(label):
             if refused is not None:
                 refused.append(label)
+        elif label and (parts := _split_labels(frame, box)) is not None:
+            log.info("not pressing %r: words far apart in one box, several controls", label)
+            for part in parts:
+                yield from _new(part, seen)
         elif not label or _scored(frame, box, label, None):
             yield from _new(Control(*box, label or "next level", "flow-button"), seen)
         else:
@@ -283,6 +308,13 @@ def next_controls(
         score = _scored(frame, box, label, board)
         if refused is not None and is_forbidden(label):
             refused.append(label)
+        parts = _split_labels(frame, box) if score else None
+        if parts is not None:
+            # An area holding words far apart ("Restart   Next Level") is several controls, and its
+            # middle is none of them: the ones that move on are pressed at their own words.
+            log.info("not pressing %r: words far apart in one box, several controls", label)
+            scored.extend(((-label_score(part.label), _distance(_box(part), board)), part) for part in parts)
+            continue
         if score:
             scored.append(((-score, _distance(box, board)), Control(*box, label, "push-button")))
     for _, control in sorted(scored, key=lambda item: item[0]):
