@@ -11,13 +11,18 @@ from flowbot.capture.controls import next_controls
 pytestmark = pytest.mark.skipif(not ocr.available(), reason="tesseract is not installed")
 
 
+def write(frame: np.ndarray, text: str, x: int) -> None:
+    """White words on the frame, their baseline at y 242."""
+    cv2.putText(frame, text, (x, 242), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 2, cv2.LINE_AA)
+
+
 def strip(left_word: str) -> np.ndarray:
     """A dark frame with one outlined strip holding `left_word` at its left and "Next Level" at its right."""
     frame = np.full((300, 560, 3), 20, np.uint8)
     cv2.rectangle(frame, (60, 190), (540, 270), (70, 70, 70), -1)
     cv2.rectangle(frame, (60, 190), (540, 270), (200, 200, 200), 2)
-    cv2.putText(frame, left_word, (80, 242), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 2, cv2.LINE_AA)
-    cv2.putText(frame, "Next Level", (340, 242), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 2, cv2.LINE_AA)
+    write(frame, left_word, 80)
+    write(frame, "Next Level", 340)
     return frame
 
 
@@ -35,6 +40,6 @@ def test_one_button_whose_words_are_a_phrase_is_still_one_button():
     frame = np.full((300, 560, 3), 20, np.uint8)
     cv2.rectangle(frame, (180, 190), (400, 270), (70, 70, 70), -1)
     cv2.rectangle(frame, (180, 190), (400, 270), (200, 200, 200), 2)
-    cv2.putText(frame, "Next Level", (205, 242), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 2, cv2.LINE_AA)
+    write(frame, "Next Level", 205)
     [first, *_] = list(next_controls(frame, None))
     assert abs(first.center[0] - 290) < 20 and first.width > 150  # the whole button, at its middle

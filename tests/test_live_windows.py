@@ -59,3 +59,35 @@ def test_the_games_popup_is_the_game_and_another_programs_window_is_not(display)
         windows.close()
         game.close()
         other.close()
+
+
+def test_a_popup_whose_inner_window_goes_while_looked_at_is_still_the_game(display, monkeypatch):
+    """A popup being built (or torn down) has windows within it that vanish between listing them and
+    asking about them: its own id still names the program, so it is the game's, never a cover."""
+    from Xlib import X, error
+    from Xlib.display import Display
+    from Xlib.xobject.drawable import Window
+
+    from flowbot.live.windows import GameWindows
+
+    game = Display()
+    windows = GameWindows.open()
+    assert windows is not None
+    try:
+        board = shown(game, 0, 0, 300, 300)
+        popup = shown(game, 50, 50, 200, 100)
+        inner = popup.create_window(10, 10, 50, 20, 0, X.CopyFromParent)
+        inner.map()
+        game.sync()
+        asked = Window.get_full_property
+
+        def vanishing(window, *args, **kwargs):
+            if window.id == inner.id:
+                raise error.BadWindow.__new__(error.BadWindow)  # destroyed since the tree was listed
+            return asked(window, *args, **kwargs)
+
+        monkeypatch.setattr(Window, "get_full_property", vanishing)
+        assert windows.same_game(board.id, popup.id)
+    finally:
+        windows.close()
+        game.close()

@@ -34,7 +34,9 @@ class GameWindows(X11Windows):
         try:
             pid = self._pid(self._display.create_resource_object("window", window_id), DEPTH)
         except self._errors:
-            return None
+            # The window itself is gone (then it covers nothing), or changed while looked at: its id
+            # still tells the X client that made it.
+            pid = None
         if pid is not None:
             return ("pid", pid)
         mask = self._display.display.info.resource_id_mask
@@ -49,7 +51,10 @@ class GameWindows(X11Windows):
         if depth == 0:
             return None
         for child in window.query_tree().children:
-            found = self._pid(child, depth - 1)
+            try:
+                found = self._pid(child, depth - 1)
+            except self._errors:
+                continue  # a window within being made or destroyed right now (a popup being built)
             if found is not None:
                 return found
         return None
