@@ -14,15 +14,20 @@ from flowbot.live.baseline import Baseline
 from flowbot.live.clock import ManualClock
 from flowbot.live.scene import Scene
 from flowbot.live.tally import (
+    FIT_SLACK,
     MIN_RUN,
     STILL_GAP,
+    ClockPlace,
     Shown,
     Tally,
     clock_answer,
+    clock_form,
     clock_value,
     is_score_label,
     number_value,
+    paired,
     read_tally,
+    same_place,
     same_text,
     score_rose,
     still,
@@ -129,7 +134,54 @@ def shown(value: int) -> Shown:
 def test_a_clock_answers_only_when_it_ran_at_pace_then_stood_still(
     start, first, second, drawing, known, answer
 ):
-    assert clock_answer(shown(start), shown(first), shown(second), drawing, known) == answer
+    elapsed = drawing + 1.0  # the level's screen read a second before its drawing began
+    assert clock_answer(shown(start), shown(first), shown(second), drawing, elapsed, known) == answer
+
+
+@pytest.mark.parametrize(
+    ("start", "first", "elapsed", "answer"),
+    [
+        (3, 45, 4.5, "ran 42 s in 4.5 s"),  # another clock's time, or a digit misread: not this run
+        (3, 7, 4.5, "stopped"),
+        (3, 9, 4.5, "stopped"),  # whole seconds, drawn a moment late: FIT_SLACK more
+        (3, 10, 4.5, "ran 7 s in 4.5 s"),
+    ],
+)
+def test_a_clock_runs_no_longer_than_the_time_that_passed(start, first, elapsed, answer):
+    assert FIT_SLACK == 2.0
+    assert clock_answer(shown(start), shown(first), shown(first), 3.5, elapsed, False) == answer
+
+
+def test_a_number_read_again_is_paired_by_its_place_not_its_rank():
+    # "Time 0:03  Best 0:45" read whole before drawing; after it, OCR finds only the best time.
+    time, best = Shown(3, (140, 20, 36, 14)), Shown(45, (240, 20, 36, 14))
+    assert paired((time,), (best,)) == []  # as many clocks, but not in its place: none paired
+    assert paired((time, best), (Shown(9, (140, 20, 36, 14)),)) == [(time, Shown(9, (140, 20, 36, 14)))]
+    # The line shifted sideways as a number on it grew (a digit or three), or its box grew by a digit.
+    moved = Shown(9, (125, 21, 45, 14))
+    assert same_place(time.box, moved.box)
+    assert paired((time, best), (best, moved)) == [(time, moved), (best, best)]
+    assert not same_place(time.box, (140, 40, 36, 14))  # the line below
+    # Two read where one was: the nearer is it.
+    near, far = Shown(8, (150, 20, 36, 14)), Shown(9, (170, 20, 36, 14))
+    assert paired((time,), (far, near)) == [(time, near)]
+
+
+def test_a_score_is_paired_by_its_place_too():
+    score, best = Shown(120, (140, 20, 27, 14)), Shown(900, (240, 20, 27, 14))
+    assert score_rose(Tally(scores=(score,)), Tally(scores=(best,))) is False  # the best score: not read
+    assert score_rose(Tally(scores=(score,)), Tally(scores=(Shown(260, (140, 20, 27, 14)),))) is True
+
+
+def test_a_clock_is_known_again_by_its_place_and_its_form():
+    timer = ClockPlace.of(Shown(1, (40, 40, 45, 14), "99:99"), 100, 200)
+    assert timer.box == (140, 240, 45, 14)
+    assert timer.holds(ClockPlace((150, 241, 45, 14), "99:99"))  # its line shifted a little
+    assert not timer.holds(ClockPlace((560, 4, 45, 14), "99:99"))  # a status bar's clock elsewhere
+    assert not timer.holds(ClockPlace((140, 240, 36, 14), "9:99"))  # another form: not known as it
+    assert [clock_form(text) for text in ("00:07", "Time:0:07", "1:02:03", "Level")] == [
+        "99:99", "9:99", "9:99:99", ""
+    ]  # fmt: skip
 
 
 def test_a_score_rose_when_every_score_reads_again_none_lower_one_higher():
@@ -210,7 +262,8 @@ class Signs(TallySigns):
     band by band), the game's window (the whole page), the screen and a manual clock."""
 
     def __init__(self, screen: Pictures, drawn_at: float) -> None:
-        self.screen, self.clock, self._seconds_clocks = screen, ManualClock(0.0), set()
+        # The loop's clock stands at the drawing's end: as many seconds passed since the baseline.
+        self.screen, self.clock, self._seconds_clocks = screen, ManualClock(drawn_at), set()
         self.baseline = Baseline(Scene(screen.grab(), None), at=0.0)
         self.drawn_at = drawn_at
 
@@ -251,7 +304,9 @@ class _NoBoard:
 def test_a_clock_that_ran_then_stood_still_with_its_score_risen_is_the_games_word():
     signs = Signs(Pictures(header("00:01", 0)), drawn_at=3.5)
     assert signs.says(header("00:05", 763, 9)) == "clock stopped, score rose"
-    assert signs._seconds_clocks == {0}  # learned: this clock counts seconds
+    assert [place.form for place in signs._seconds_clocks] == ["99:99"]  # learned: it counts seconds
+    (place,) = signs._seconds_clocks
+    assert 30 <= place.box[0] <= 50 and 10 <= place.box[1] <= 30  # known by where it is on the screen
 
 
 @needs_ocr
@@ -287,10 +342,10 @@ def test_a_clock_whose_pixels_did_not_move_since_before_drawing_is_still_whateve
 def test_a_page_with_no_clock_reads_nothing_after_drawing():
     signs = Signs(Pictures(text_line("Moves: 0     Score: 0")), drawn_at=3.5)
     assert signs.says(header("00:05", 763, 9)) is None
-    assert signs.clock.now() == 0.0  # no second look: nothing to wait for
+    assert signs.clock.now() == signs.drawn_at  # no second look: nothing to wait for
 
 
 def test_one_tick_counts_only_for_a_clock_known_to_count_seconds():
     assert MIN_RUN == 2
-    assert clock_answer(shown(3), shown(4), shown(4), 0.8, False) != "stopped"
-    assert clock_answer(shown(3), shown(4), shown(4), 0.8, True) == "stopped"
+    assert clock_answer(shown(3), shown(4), shown(4), 0.8, 1.0, False) != "stopped"
+    assert clock_answer(shown(3), shown(4), shown(4), 0.8, 1.0, True) == "stopped"

@@ -29,3 +29,8 @@ class Baseline:
     def frame(self) -> Frame:
         """The frame the level was read from."""
         return self.scene.frame
+
+    @property
+    def seen_at(self) -> float | None:
+        """When its frame was grabbed, on the loop's clock (when its drawing began where not known)."""
+        return self.scene.at if self.scene.at is not None else self.at

@@ -42,6 +42,7 @@ from flowbot.live.report import AutoClearError, LevelResult, Report
 from flowbot.live.rounds import play_rounds
 from flowbot.live.scene import BoardReading, Scene
 from flowbot.live.signs import WinSigns
+from flowbot.live.tally import ClockPlace
 from flowbot.live.tally_signs import TallySigns
 from flowbot.live.window_fate import WindowFacts
 from flowbot.live.window_watch import WindowWatch
@@ -92,9 +93,10 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
     # The frame on which a dialog new since drawing showed with a button that does not say to move on
     # (a pack's last level: "restart pack"), and whether its words were read: see dialog_says_won.
     _other_dialog: tuple[Frame, bool] | None = None
-    # The places (in reading order) of the game's clocks that stopped after running two seconds or
-    # more on a level it took: they count seconds, so a single tick of one is one (see live/tally.py).
-    _seconds_clocks: set[int] = field(default_factory=set)
+    # Where on the screen (and in what form) the game's clocks showed that stopped after running two
+    # seconds or more on a level it took: they count seconds, so a single tick of one is one (see
+    # live/tally.py). Never their rank among the clocks read: OCR may miss another clock on one level.
+    _seconds_clocks: set[ClockPlace] = field(default_factory=set)
     # The scrim (the page dimmed behind a modal dialog) the last look found, and the modal's panel with
     # whether a control on it moves on: see WinSigns._modal_moves_on.
     _last_scrim: Scrim | None = None

@@ -41,11 +41,12 @@ class Observer:
             if previous is not None:  # waiting for the next level: is the game's window still there?
                 self.check_window()
             where = self.region if wide else self.look_region()
+            seen_at = self.clock.now()  # before the grab: time since it is never less than since the frame
             look = self._look(where, previous, looks.get(where))
             looks[where] = look
             rows = look.rows
             if rows is not None and rows != previous and (rows == last_rows or previous is None):
-                scene = Scene(look.frame, look.reading, look.capture_ms, look.read_ms)
+                scene = Scene(look.frame, look.reading, look.capture_ms, look.read_ms, seen_at)
                 self._focus_on(scene, wide)
                 return scene
             last_rows = rows

@@ -36,6 +36,7 @@ class Scene:
     reading: BoardReading
     capture_ms: float = 0.0
     read_ms: float = 0.0
+    at: float | None = None  # when the frame was grabbed (at the latest), on the loop's clock
 
     @property
     def geometry(self) -> CellMap:

@@ -9,9 +9,15 @@ stands still after the last stroke (looked at twice STILL_GAP apart, its pixels 
 changed since before drawing, whatever OCR made of its digits). It must have run at about a second
 a second (a wall clock in hours and minutes, a phone's status bar, ticks once a minute and then
 stands still for a minute): at least MIN_RUN seconds since the level's screen was read, and no fewer
-than PACE of the drawing's seconds (less a slack). A single tick counts only for a clock that already
-counted seconds so in this run. A clock that keeps running, counts down or was already still before
-drawing says nothing.
+than PACE of the drawing's seconds (less a slack), and no more than the seconds that passed since the
+level's screen was read (plus FIT_SLACK: more is another clock, or a digit misread). A single tick
+counts only for a clock that already counted seconds so in this run, known again by its place on the
+screen and the form of its text (ClockPlace). A clock that keeps running, counts down or was already
+still before drawing says nothing.
+
+A clock or score read after drawing is the one read before in its place (paired), never by its rank
+among those read: a line read whole before and in part after ("Time 0:03  Best 0:45", then only
+"Best 0:45") would set one clock against another.
 
 A score that rose is no word of its own: a game may count points for each flow joined, so the last
 stroke's points alone would say nothing, and telling that needs a look at the score between strokes
@@ -21,6 +27,7 @@ with it (a clock paused for another reason leaves the score as it was)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -41,6 +48,13 @@ STILL_PAD = 2
 # The header read again: its words' rows, with this share of their height above and below, and this
 # many heights to the left and right (a line centred in the window shifts as its numbers grow).
 ROW_MARGIN, SIDE_MARGIN = 0.6, 10
+# A number read again is in its place when on the same rows, its middle at most SHIFT_REACH text heights
+# sideways from where it was (a line centred or aligned right shifts as its numbers grow by a digit or
+# three); two clocks or scores on one line with a word between them lie farther apart.
+SHIFT_REACH = 3.0
+# Seconds a clock may run beyond those that passed since the level's screen was read: it shows whole
+# seconds and the game draws it a moment late; more is not this clock's run (another clock, a misread).
+FIT_SLACK = 2.0
 
 CLOCK = re.compile(r"(?<![\d.,])(?:(\d{1,2}):)?(\d{1,2}):([0-5]\d)(?![\d:.,])")
 NUMBER = re.compile(r"[+]?(\d{1,3}(?:[,.' \u2009\u00a0]\d{3})+|\d{1,9})")
@@ -65,6 +79,31 @@ class Shown:
 
     value: int
     box: Box
+    form: str = ""  # a clock's text with its digits as 9 ("99:99"): with its place, what knows it again
+
+    def moved(self, dx: int, dy: int) -> Shown:
+        """The same read in a bigger picture's pixels (read on a part of it at dx, dy)."""
+        left, top, width, height = self.box
+        return Shown(self.value, (left + dx, top + dy, width, height), self.form)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPlace:
+    """A clock as known from one level to the next: its box in the screen's pixels and the form of its
+    text, never its rank among the clocks read (a phone's status bar that OCR missed on one level
+    would take the game's clock's rank on another)."""
+
+    box: Box
+    form: str
+
+    @classmethod
+    def of(cls, clock: Shown, dx: int, dy: int) -> ClockPlace:
+        """The place of a clock read on a part of the screen whose top-left is at dx, dy."""
+        return cls(clock.moved(dx, dy).box, clock.form)
+
+    def holds(self, other: ClockPlace) -> bool:
+        """True when `other` is this clock again: the same form, in its place (see same_place)."""
+        return self.form == other.form and same_place(self.box, other.box)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +128,46 @@ class Tally:
 
     def shifted(self, dx: int, dy: int) -> Tally:
         """The same reads in a bigger picture's pixels (read on a part of it at dx, dy)."""
+        return Tally(
+            tuple(shown.moved(dx, dy) for shown in self.clocks),
+            tuple(shown.moved(dx, dy) for shown in self.scores),
+        )
 
-        def moved(shown: Shown) -> Shown:
-            left, top, width, height = shown.box
-            return Shown(shown.value, (left + dx, top + dy, width, height))
 
-        return Tally(tuple(map(moved, self.clocks)), tuple(map(moved, self.scores)))
+def same_place(box: Box, other: Box) -> bool:
+    """True when two boxes (in the same pixels) hold one number read twice: on the same rows, their
+    middles at most SHIFT_REACH text heights apart sideways."""
+    tall = max(box[3], other[3])
+    across, down = _middle(box)[0] - _middle(other)[0], _middle(box)[1] - _middle(other)[1]
+    return abs(down) <= tall / 2 and abs(across) <= SHIFT_REACH * tall
+
+
+def paired(before: tuple[Shown, ...], now: tuple[Shown, ...]) -> list[tuple[Shown, Shown]]:
+    """Each number read before drawing with the one read now in its place (see same_place), the
+    nearest where two could be, in `before`'s order; one with none in its place, either side, is left
+    out."""
+    near = sorted(
+        (math.dist(_middle(start.box), _middle(after.box)), one, other)
+        for one, start in enumerate(before)
+        for other, after in enumerate(now)
+        if same_place(start.box, after.box)
+    )
+    mates: dict[int, int] = {}
+    for _, one, other in near:
+        if one not in mates and other not in mates.values():
+            mates[one] = other
+    return [(before[one], now[mates[one]]) for one in sorted(mates)]
+
+
+def _middle(box: Box) -> tuple[float, float]:
+    """The middle of a box."""
+    return box[0] + box[2] / 2, box[1] + box[3] / 2
+
+
+def clock_form(text: str) -> str:
+    """The form of a clock's text, its digits as 9 ("00:07" "99:99", "1:02:03" "9:99:99"); "" for none."""
+    found = CLOCK.search(text)
+    return "" if found is None else re.sub(r"\d", "9", found.group())
 
 
 def clock_value(text: str) -> int | None:
@@ -127,7 +200,7 @@ def read_tally(words: Iterable[Word]) -> Tally:
     for word in ordered:
         value = clock_value(word.text)
         if value is not None:
-            clocks.append(Shown(value, _box(word)))
+            clocks.append(Shown(value, _box(word), clock_form(word.text)))
     scores = [shown for shown in (_score_at(ordered, index) for index in range(len(ordered))) if shown]
     return Tally(tuple(clocks), tuple(scores))
 
@@ -204,10 +277,13 @@ def _patch(picture: np.ndarray, box: Box) -> np.ndarray:
     return picture[y0 : top + height + STILL_PAD, x0 : left + width + STILL_PAD]
 
 
-def clock_answer(start: Shown, first: Shown, second: Shown, drawing: float, counts_seconds: bool) -> str:
+def clock_answer(
+    start: Shown, first: Shown, second: Shown, drawing: float, elapsed: float, counts_seconds: bool
+) -> str:
     """What a clock says after the last stroke, read at the level's start (`start`) and twice after
-    (`first`, `second`, STILL_GAP apart), the level drawn for `drawing` seconds: "stopped" (the game's
-    word), else why not. `counts_seconds`: this run saw it stop after running two seconds or more."""
+    (`first`, `second`, STILL_GAP apart), the level drawn for `drawing` seconds and `first` read
+    `elapsed` seconds after `start`'s frame: "stopped" (the game's word), else why not.
+    `counts_seconds`: this run saw it stop after running two seconds or more."""
     ran = first.value - start.value
     if second.value != first.value:
         return "running"
@@ -215,6 +291,8 @@ def clock_answer(start: Shown, first: Shown, second: Shown, drawing: float, coun
         return "counting down"
     if ran == 0:
         return "still before drawing"
+    if ran > elapsed + FIT_SLACK:
+        return f"ran {ran} s in {elapsed:.1f} s"
     if ran < PACE * drawing - PACE_SLACK:
         return f"ran {ran} s while the level was drawn for {drawing:.1f} s"
     if ran < MIN_RUN and not counts_seconds:
@@ -224,12 +302,12 @@ def clock_answer(start: Shown, first: Shown, second: Shown, drawing: float, coun
 
 def score_rose(before: Tally, now: Tally) -> bool | None:
     """Whether the score rose since before drawing: None when none showed then; True when every score
-    shown then reads again, none lower and one higher."""
+    shown then reads again in its place, none lower and one higher."""
     if not before.scores:
         return None
-    if len(now.scores) != len(before.scores):
+    pairs = paired(before.scores, now.scores)  # by place, as the clocks
+    if len(pairs) != len(before.scores):
         return False
-    pairs = list(zip(before.scores, now.scores, strict=True))
     return all(after.value >= start.value for start, after in pairs) and any(
         after.value > start.value for start, after in pairs
     )
