@@ -356,6 +356,40 @@ def test_the_loop_presses_the_modals_arrow_button_and_counts_the_level_on_the_ne
     assert "dialog again" not in game.hits and game.hits.count("dialog") == 2
 
 
+def test_a_modal_button_a_flow_dialogs_search_finds_too_is_the_modals_to_weigh(tmp_path, monkeypatch):
+    # A game whose modal button looks like a Flow-style dialog's, its arrow read as text (next-truong's
+    # "Màn tiếp ->"): the modal's reading alone decides, so neither the arrow read on it nor its look
+    # remembered from the level before makes it the game's word: each level counts on the next level
+    # its press brought.
+    from flowbot.capture.buttons import Button
+    from flowbot.game.modal import PRIMARY
+    from flowbot.live import signs
+
+    game = modal_game(levels=3)
+
+    def flow_style(frame, board, window):
+        """The modal's filled button, where a frame shows it."""
+        placed = game.layout.dialog
+        if placed is None:
+            return None
+        box = placed.button
+        left, top = round(box.x) - frame.left, round(box.y) - frame.top
+        middle = round(box.height / 2)
+        if not 0 <= left < frame.pixels.shape[1] or not 0 <= top + middle < frame.pixels.shape[0]:
+            return None
+        fill = frame.pixels[top + middle, left + 4].astype(int)
+        if np.abs(fill - np.array(PRIMARY[::-1])).max() > 12:
+            return None  # not showing on this frame (the level before drawing)
+        return Button(left, top, round(box.width), round(box.height))
+
+    monkeypatch.setattr(signs, "dialog_button", flow_style)
+    monkeypatch.setattr(signs, "label_on", lambda pixels, button: "Seuraava ->")
+    report = _clear(game, 2, tmp_path)
+    assert report.cleared == 2, report.stopped
+    assert [level.won_by for level in report.levels] == [PRESSED_ON, PRESSED_ON]
+    assert [(r.level, r.solved) for r in game.results] == [(1, True), (2, True)]
+
+
 class OfferGame(RecordingGame):
     """The modal game whose filled arrow button brings no level (an offer: "Install", "+5 moves")."""
 

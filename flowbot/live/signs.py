@@ -106,8 +106,10 @@ class WinSigns:
         a modal in front of `scrim` (the page dimmed since), or a Flow-style dialog button over the
         board or in the game's window (an outline of grid cells, changed by the pipes drawn in it, is
         no dialog)."""
-        if scrim is not None and self._modal_moves_on(frame, scrim, scene):
-            return True
+        if scrim is not None:
+            # A modal's reading alone decides: a Flow-style button on its card, taken by an arrow read
+            # or a look remembered, would make a control known by its look alone the game's word.
+            return self._modal_moves_on(frame, scrim, scene)
         button = dialog_button(frame, board, window)
         if button is None:
             return False
