@@ -3,9 +3,10 @@ bundled game's modal look (`--next-button modal`: a translucent layer over every
 board titled "Valmis!", an outlined "Uudelleen" that plays the level again beside a filled "Seuraava"
 ending in an arrow, which moves on). The layer and the panel in front of it are found by comparing
 the window with the one before drawing (capture.scrim), the move-on button by its arrow or its fill
-(capture.controls.modal_control, capture.icons), and the live loop counts the level on that dialog
-and presses its arrow button, never the other one, on the dark page (dimmed) and the light one
-(washed out). Pictures drawn in the test show the icons and the words."""
+(capture.controls.modal_control, capture.icons; only buttons on its card, new since drawing), and the
+live loop presses its arrow button, never the other one, on the dark page (dimmed) and the light one
+(washed out), counting the level on the next level that press brings: a button known by its look alone
+could be an offer. Pictures drawn in the test show the icons and the words."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from flowbot.capture.icons import ends_in_go_icon
 from flowbot.capture.scrim import Scrim, find_scrim
 from flowbot.game.look import Look, Theme, Variant
 from flowbot.game.packs import levels_from
+from flowbot.live.report import PRESSED_ON
 from flowbot.modes.auto_clear import AutoClear
 from flowbot.modes.flow_verdict import Baseline, sight
 from flowbot.solve.sat import solve
@@ -186,7 +188,7 @@ def _baseline(pixels: np.ndarray, board, solution, theme: Theme) -> Baseline:
 def test_the_button_ending_in_an_arrow_is_the_one_that_moves_on(light):
     game, before, after = before_and_after(light)
     scrim = find_scrim(before, after, game.layout.geometry.bounds)
-    control = modal_control(after, scrim)
+    control = modal_control(after, scrim, before)
     placed = game.layout.dialog
     assert control is not None and inside(placed.button, control.center)
     assert not inside(placed.other, control.center)
@@ -222,7 +224,7 @@ def _chosen(before, now) -> tuple[str | None, list[str]]:
     scrim = find_scrim(before, now)
     assert scrim is not None
     refused: list[str] = []
-    control = modal_control(now, scrim, refused)
+    control = modal_control(now, scrim, before, refused)
     return (None if control is None else control.label), refused
 
 
@@ -250,6 +252,33 @@ def test_a_button_whose_words_restart_or_open_a_menu_is_never_pressed_whatever_i
     assert label is None and len(refused) == 2
     # A known word anywhere in the dialog: the unknown primary one is not guessed at.
     before, now, _ = _card([("Menu", PLAIN), ("Jatka", FILLED)])
+    assert _chosen(before, now)[0] is None
+
+
+UPDATE = ((40, 140, 250), (255, 255, 255))  # a browser's "Update" pill: filled, saturated
+
+
+def _pill(picture: np.ndarray, left: int, top: int) -> None:
+    """A filled "Update" pill, as a browser's toolbar shows one."""
+    fill, ink = UPDATE
+    picture[top : top + 36, left : left + 110] = fill
+    cv2.putText(picture, "Update", (left + 10, top + 25), cv2.FONT_HERSHEY_SIMPLEX, 0.7, ink, 2, cv2.LINE_AA)
+
+
+@needs_ocr
+@pytest.mark.parametrize("where", ["toolbar", "over-the-page"])
+def test_a_button_the_dimming_never_reached_is_no_control_of_the_modal(where):
+    # Colours the layer cannot show are not the card's alone: a browser's toolbar above the page
+    # (its "Update" pill new since drawing, but far from the card), or a button of another program
+    # over the page, there before drawing and as it was. Neither is the card's primary button.
+    before, now, _ = _card([("Valikko", PLAIN), ("Jatka", PLAIN)])
+    if where == "toolbar":
+        bar = np.full((60, before.shape[1], 3), 90, np.uint8)
+        before, now = np.vstack([bar, before]), np.vstack([bar, now])
+        _pill(now, 600, 12)
+    else:
+        _pill(before, 640, 350)
+        _pill(now, 640, 350)
     assert _chosen(before, now)[0] is None
 
 
@@ -307,15 +336,90 @@ def test_move_on_words_of_five_languages_besides_english():
 # --- the live loop ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("light", [False, True], ids=["dimmed", "washed-out"])
-def test_the_loop_counts_the_level_on_the_modal_and_presses_its_arrow_button(light, tmp_path):
-    game = modal_game(light, levels=3)
-    loop = AutoClear(game, game, FAST, None, 2, artifacts=tmp_path, clock=game.clock,
+def _clear(game: RecordingGame, count: int, tmp_path):
+    """auto-clear on the in-process game, on its clock."""
+    loop = AutoClear(game, game, FAST, None, count, artifacts=tmp_path, clock=game.clock,
                      settle_timeout=1.0, verify_timeout=0.5)  # fmt: skip
-    report = loop.run()
+    return loop.run()
+
+
+@pytest.mark.parametrize("light", [False, True], ids=["dimmed", "washed-out"])
+def test_the_loop_presses_the_modals_arrow_button_and_counts_the_level_on_the_next_one(light, tmp_path):
+    game = modal_game(light, levels=3)
+    report = _clear(game, 2, tmp_path)
+    assert report.cleared == 2, report.stopped
+    # "Seuraava" is no word flowbot knows: its arrow says to press it, and the next level it brought
+    # is the game's word, the last level asked for too.
+    assert [level.won_by for level in report.levels] == [PRESSED_ON, PRESSED_ON]
+    assert [(r.level, r.solved) for r in game.results] == [(1, True), (2, True)]
+    assert game.session.level == 3
+    assert "dialog again" not in game.hits and game.hits.count("dialog") == 2
+
+
+def test_a_modal_button_a_flow_dialogs_search_finds_too_is_the_modals_to_weigh(tmp_path, monkeypatch):
+    # A game whose modal button looks like a Flow-style dialog's, its arrow read as text (next-truong's
+    # "Màn tiếp ->"): the modal's reading alone decides, so neither the arrow read on it nor its look
+    # remembered from the level before makes it the game's word: each level counts on the next level
+    # its press brought.
+    from flowbot.capture.buttons import Button
+    from flowbot.game.modal import PRIMARY
+    from flowbot.live import signs
+
+    game = modal_game(levels=3)
+
+    def flow_style(frame, board, window):
+        """The modal's filled button, where a frame shows it."""
+        placed = game.layout.dialog
+        if placed is None:
+            return None
+        box = placed.button
+        left, top = round(box.x) - frame.left, round(box.y) - frame.top
+        middle = round(box.height / 2)
+        if not 0 <= left < frame.pixels.shape[1] or not 0 <= top + middle < frame.pixels.shape[0]:
+            return None
+        fill = frame.pixels[top + middle, left + 4].astype(int)
+        if np.abs(fill - np.array(PRIMARY[::-1])).max() > 12:
+            return None  # not showing on this frame (the level before drawing)
+        return Button(left, top, round(box.width), round(box.height))
+
+    monkeypatch.setattr(signs, "dialog_button", flow_style)
+    monkeypatch.setattr(signs, "label_on", lambda pixels, button: "Seuraava ->")
+    report = _clear(game, 2, tmp_path)
+    assert report.cleared == 2, report.stopped
+    assert [level.won_by for level in report.levels] == [PRESSED_ON, PRESSED_ON]
+    assert [(r.level, r.solved) for r in game.results] == [(1, True), (2, True)]
+
+
+class OfferGame(RecordingGame):
+    """The modal game whose filled arrow button brings no level (an offer: "Install", "+5 moves")."""
+
+    def down(self) -> None:
+        """Press where the pointer is; the modal's filled button does nothing."""
+        placed = self.layout.dialog
+        if placed is not None and placed.button is not None and inside(placed.button, (self.x, self.y)):
+            self.presses += 1
+            self.held = True
+            self.hits.append("offer")
+            return
+        super().down()
+
+
+def test_a_modal_known_by_its_look_alone_is_no_win_when_its_press_brings_no_level(tmp_path):
+    look = Variant(Theme(), look=Look(next_button="modal"))
+    game = OfferGame(levels_from("5x5", None)[:2], variant=look)
+    game.guard = None  # a pointer that carries a guard: the loop arms it, and draws nothing over the modal
+    report = _clear(game, 1, tmp_path)
+    assert report.cleared == 0 and not any(level.cleared for level in report.levels), report.summary()
+    assert game.hits.count("offer") == 1  # pressed once, to see whether the next level comes
+    assert game.session.level == 1
+
+
+def test_a_modal_whose_button_says_to_move_on_in_words_is_the_games_word(tmp_path, monkeypatch):
+    monkeypatch.setattr("flowbot.game.modal.ONWARD", "Next")
+    game = modal_game(levels=3)
+    report = _clear(game, 2, tmp_path)
     assert report.cleared == 2, report.stopped
     assert [level.won_by for level in report.levels] == ["dialog", "dialog"]
-    # Level 1 was moved on from by the arrow button; level 2, the last asked, is left won under its modal.
+    # Level 1 was moved on from by its button; level 2, the last asked, is left won under its modal.
     assert [(r.level, r.solved) for r in game.results] == [(1, True)]
     assert game.session.level == 2 and game.session.board.complete
-    assert "dialog again" not in game.hits and game.hits.count("dialog") == 1

@@ -108,6 +108,15 @@ def test_a_restart_button_by_the_win_words_is_never_pressed_but_next_below_it_is
 
 
 @needs_ocr
+def test_a_skip_by_the_win_words_is_never_pressed_but_next_below_it_is():
+    pixels, (_skip, following) = _dialog("Level complete!", ["skip", "next level"])
+    presses = _pressed(pixels)
+    assert len(presses) == 1 and _near(presses[0], following)
+    only_skip, _ = _dialog("Level complete!", ["skip"])
+    assert _pressed(only_skip) == []
+
+
+@needs_ocr
 def test_no_win_words_no_press():
     pixels, _ = _dialog("Choose a pack", ["next level"])
     assert _pressed(pixels) == []

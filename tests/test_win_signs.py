@@ -62,6 +62,31 @@ def test_an_outline_of_grid_cells_is_no_dialog():
     assert not on_grid((20, 250, 150, 100), board)  # off the board
 
 
+def test_a_dialog_buttons_arrow_by_shape_says_to_move_on_only_off_the_board(monkeypatch):
+    # Pipes ending in a dot are arrows by shape too: over the board a new dialog's button moves on by
+    # its label's words alone (as controls found to press, capture.controls.box_score); beside the
+    # board an arrow told by its shape says so as well.
+    import cv2
+    import numpy as np
+
+    from flowbot.capture.buttons import Button
+    from flowbot.capture.screen import Frame
+    from flowbot.model import Geometry
+
+    pixels = np.full((400, 700, 3), 30, np.uint8)
+    pixels[150:210, 100:320] = (200, 90, 40)  # the button: "Go" and an arrow, as pipes may look
+    cv2.putText(pixels, "Go", (120, 192), cv2.FONT_HERSHEY_SIMPLEX, 1, (255, 255, 255), 2, cv2.LINE_AA)
+    cv2.arrowedLine(pixels, (210, 182), (260, 182), (255, 255, 255), 2, cv2.LINE_AA, tipLength=0.35)
+    button = Button(100, 150, 220, 60)
+    monkeypatch.setattr(ocr, "available", lambda: True)
+    monkeypatch.setattr("flowbot.live.signs.label_on", lambda pixels, button: "")  # no word read
+    loop = AutoClear(None, None)
+    over = Geometry(tuple(60.0 + 60 * i for i in range(6)), tuple(60.0 + 60 * i for i in range(6)))
+    beside = Geometry(tuple(400.0 + 50 * i for i in range(6)), tuple(60.0 + 50 * i for i in range(6)))
+    assert not loop._button_moves_on(Frame(pixels), button, over)
+    assert loop._button_moves_on(Frame(pixels), button, beside)
+
+
 class LateAnswerGame(SimulatedGame):
     """On a win the board gives way at once (its place blank in the unmoved window, nothing to read)
     and the game's win dialog opens LATE seconds later."""

@@ -3,7 +3,8 @@ plain push buttons with a text label, text links; and tell a win message when on
 
 Labels are read with OCR (flowbot.capture.ocr); an arrow or check mark a label ends with is also told
 by its shape (flowbot.capture.icons), in any language. A control whose label undoes, resets, restarts,
-solves, hints, buys, shares or goes back is never chosen.
+solves, hints, buys, shares or goes back is never chosen; one that only skips comes last, and is never
+a sign of a win.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ MOVE_ON = {
     "proximo": 4, "proxima": 4, "seguinte": 4, "avancar": 2, "novo": 3, "nova": 3, "jogar": 2,
     "prossimo": 4, "successivo": 4, "continua": 4, "avanti": 4, "nuovo": 3, "gioca": 2,
 }  # fmt: skip
+# The score of a word that skips ("skip"): it moves on whether the level was taken or not, so a label
+# saying no more is never a sign of a win, and is tried after every other control (skips_only).
+SKIP_SCORE = 1
 # A label with any of these is never pressed, whatever else it says.
 FORBIDDEN = frozenset(
     [
@@ -111,6 +115,9 @@ GO_ICON_SCORE = 3
 # A dialog's primary button is filled with a colour: its mean saturation (HSV, 0-255) at least this,
 # and PRIMARY_LEAD times any other button's.
 PRIMARY_SATURATION, PRIMARY_LEAD = 80.0, 2.0
+# A box is the one `before` (drawing) had when its grey differs by less than this on average: a
+# control the dimming never reached (a browser's toolbar, another program's window) shows as it did.
+SAME_LOOK = 12.0
 # Words of a win message.
 WIN_WORDS = frozenset(
     [
@@ -207,7 +214,7 @@ def button_score(patch: np.ndarray, label: str) -> int:
     return score
 
 
-def _scored(frame: np.ndarray, box: tuple[int, int, int, int], label: str, board: CellMap | None) -> int:
+def box_score(frame: np.ndarray, box: tuple[int, int, int, int], label: str, board: CellMap | None) -> int:
     """A push button's score (button_score), its icon looked at only off the board: drawn pipes ending
     in a dot are arrows by shape too, and whatever is over the board may be the board."""
     if board is not None and _over(box, board):
@@ -246,6 +253,18 @@ def names_move_on(label: str) -> bool:
     return any(word in MOVE_ON for word in re.split(r"[^a-z]+", fold(label)))
 
 
+def moves_on_in_words(label: str) -> bool:
+    """True when a label moves on in a word stronger than a skip ("Next", "Continuer"), nothing forbidden."""
+    scores = [MOVE_ON.get(word, 0) for word in re.split(r"[^a-z]+", fold(label))]
+    return max(scores, default=0) > SKIP_SCORE and not is_forbidden(label)
+
+
+def skips_only(label: str) -> bool:
+    """True when a label's only word of moving on is one that skips ("Skip", "Skip level ->")."""
+    scores = [MOVE_ON.get(word, 0) for word in re.split(r"[^a-z]+", fold(label))]
+    return max(scores, default=0) == SKIP_SCORE
+
+
 def is_forbidden(label: str) -> bool:
     """True for a label that must never be pressed (undo, restart, hint, buy, back, ...)."""
     words = re.split(r"[^a-z]+", fold(label))
@@ -280,9 +299,11 @@ def next_controls(
     the next only when it did nothing. Labels of buttons never to press are added to `refused`.
 
     Flow-style dialog buttons near the board come first (found without OCR; OCR only makes sure they
-    do not say restart); then push buttons by their labels; then text links (OCR of the whole frame).
+    do not say restart); then push buttons by their labels; then text links (OCR of the whole frame);
+    controls that only skip last of all (a "Skip" showing all along beside the board is no move-on).
     """
     seen: list[Control] = []
+    skips: list[Control] = []
     flow = find_next_button(frame, board)
     doubtful: Control | None = None
     if flow is not None:
@@ -294,9 +315,9 @@ def next_controls(
         elif label and (parts := _split_labels(frame, box)) is not None:
             log.info("not pressing %r: words far apart in one box, several controls", label)
             for part in parts:
-                yield from _new(part, seen)
-        elif not label or _scored(frame, box, label, None):
-            yield from _new(Control(*box, label or "next level", "flow-button"), seen)
+                yield from _new_or_later(part, seen, skips)
+        elif not label or box_score(frame, box, label, None):
+            yield from _new_or_later(Control(*box, label or "next level", "flow-button"), seen, skips)
         else:
             # Words that say nothing about moving on (a won pipe's band read as 'O==Q'): tried
             # after every control that does say so.
@@ -305,7 +326,7 @@ def next_controls(
     boxes = find_push_buttons(frame, board)[:MAX_LABELS]
     labels = ocr.read_lines([_inside(frame, box) for box in boxes])
     for box, label in zip(boxes, labels, strict=True):
-        score = _scored(frame, box, label, board)
+        score = box_score(frame, box, label, board)
         if refused is not None and is_forbidden(label):
             refused.append(label)
         parts = _split_labels(frame, box) if score else None
@@ -318,13 +339,15 @@ def next_controls(
         if score:
             scored.append(((-score, _distance(box, board)), Control(*box, label, "push-button")))
     for _, control in sorted(scored, key=lambda item: item[0]):
-        yield from _new(control, seen)
+        yield from _new_or_later(control, seen, skips)
     links = _text_links(frame)
     links.sort(key=lambda link: (-label_score(link.label), _distance(_box(link), board)))
     for control in links:
-        yield from _new(control, seen)
+        yield from _new_or_later(control, seen, skips)
     if doubtful is not None:
         yield from _new(doubtful, seen)
+    for control in skips:
+        yield from _new(control, seen)
 
 
 def new_move_on_buttons(
@@ -332,7 +355,8 @@ def new_move_on_buttons(
 ) -> list[Control]:
     """Push buttons on `frame` that were not on `before` (no box of about the same place and size)
     and whose label moves on: the game offering its next level, a win signal of its own. A button
-    showing all along ("Next Level" always active beside the board) is not one.
+    showing all along ("Next Level" always active beside the board) is not one, nor one that only skips
+    (a game may offer "Skip" on a level it did not take).
 
     frame, before : (H, W, 3) uint8 ndarray, BGR, the same part of the screen after and before drawing
     """
@@ -341,7 +365,9 @@ def new_move_on_buttons(
     fresh = fresh[:limit]
     labels = ocr.read_lines([_inside(frame, box) for box in fresh])
     moving = [
-        (box, label) for box, label in zip(fresh, labels, strict=True) if _scored(frame, box, label, board)
+        (box, label)
+        for box, label in zip(fresh, labels, strict=True)
+        if box_score(frame, box, label, board) and not skips_only(label)
     ]
     # A label already legible in the same place before is no new button: a link or a label showing all
     # along ("Next Level" as plain text), framed for a moment by something drifting behind it.
@@ -353,16 +379,21 @@ def new_move_on_buttons(
     ]
 
 
-def modal_control(frame: np.ndarray, scrim: Scrim, refused: list[str] | None = None) -> Control | None:
-    """The control that moves on from a modal dialog: the buttons standing in front of `scrim` (what
-    dims the page behind the dialog) by their labels, in any language: words that say to move on,
-    else an arrow or check mark the label ends with (told by shape too), the most saturated first; when
-    no button has a word flowbot knows, the one primary button (filled with a colour, the others not).
-    Never a button whose words restart, go back, solve or open a menu (added to `refused`).
+def modal_control(
+    frame: np.ndarray, scrim: Scrim, before: np.ndarray, refused: list[str] | None = None
+) -> Control | None:
+    """The control that moves on from a modal dialog: the buttons on its card (on `scrim`'s panel, in
+    front of what dims the page, and not on `before`) by their labels, in any language: words that say
+    to move on, else an arrow or check mark the label ends with (told by shape too), the most saturated
+    first; when no button has a word flowbot knows, the one primary button (filled with a colour, the
+    others not). Never a button whose words restart, go back, solve or open a menu (added to
+    `refused`). Which of these it was is the caller's to weigh (moves_on_in_words, skips_only).
 
     frame : (H, W, 3) uint8 ndarray, BGR, the frame the scrim was found on
+    before : (H, W, 3) uint8 ndarray, BGR, the same part of the screen before drawing
     """
-    boxes = [box for box in find_push_buttons(frame) if scrim.in_front(frame, box)]
+    old = find_push_buttons(before) if before.shape == frame.shape else []
+    boxes = [box for box in find_push_buttons(frame) if _on_card(frame, before, scrim, box, old)]
     boxes = _innermost(boxes)[:MAX_LABELS]
     labels = ocr.read_lines([_inside(frame, box) for box in boxes])
     ranked, known = [], False
@@ -383,6 +414,29 @@ def modal_control(frame: np.ndarray, scrim: Scrim, refused: list[str] | None = N
     if primary is None or known:
         return None
     return Control(*primary[2], primary[3], "push-button")
+
+
+def _on_card(
+    frame: np.ndarray, before: np.ndarray, scrim: Scrim, box: tuple[int, int, int, int], old: list
+) -> bool:
+    """True for a box on a modal's card: within the scrim's panel, in front of it, and not as on `before`."""
+    # Whatever the dimming never reached shows colours it cannot show too (a browser's tabs and toolbar,
+    # another program's window): far from the card, or a box `before` had (`old`) looking the same.
+    left, top, width, height = box
+    panel_left, panel_top, panel_width, panel_height = scrim.panel
+    slack = max(8, height // 2)  # the panel's edges are found on a shrunk frame
+    inside = (
+        left >= panel_left - slack and top >= panel_top - slack
+        and left + width <= panel_left + panel_width + slack
+        and top + height <= panel_top + panel_height + slack
+    )  # fmt: skip
+    if not inside or not scrim.in_front(frame, box):
+        return False
+    if not any(_same_box(box, was) for was in old):
+        return True
+    now = cv2.cvtColor(frame[top : top + height, left : left + width], cv2.COLOR_BGR2GRAY)
+    then = cv2.cvtColor(before[top : top + height, left : left + width], cv2.COLOR_BGR2GRAY)
+    return float(np.mean(cv2.absdiff(now, then))) >= SAME_LOOK
 
 
 def _primary(ranked: list) -> tuple | None:
@@ -421,11 +475,11 @@ def _innermost(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, i
 
 
 def new_move_on_words(frame: np.ndarray, before: np.ndarray, limit: int = 4) -> list[Control]:
-    """Bare words on `frame` that move on ("Continue", "Next level"; never "Levels" or "Replay") and
-    were not legible at about the same place on `before`: a win screen in the board's place offering
-    the next level with no box around its words, a win signal of its own. Read on the whole frame,
-    then band by band at several sizes (a big title swallows small words, and small words on a big
-    frame are too small to read whole); a word showing all along is not one.
+    """Bare words on `frame` that move on ("Continue", "Next level"; never "Levels", "Replay" or
+    "Skip") and were not legible at about the same place on `before`: a win screen in the board's
+    place offering the next level with no box around its words, a win signal of its own. Read on the
+    whole frame, then band by band at several sizes (a big title swallows small words, and small words
+    on a big frame are too small to read whole); a word showing all along is not one.
 
     frame, before : (H, W, 3) uint8 ndarray, BGR, the same part of the screen after and before drawing
     """
@@ -439,8 +493,8 @@ def new_move_on_words(frame: np.ndarray, before: np.ndarray, limit: int = 4) -> 
 
 def _fresh_links(frame: np.ndarray, before: np.ndarray, read) -> list[Control]:
     """The move-on words `read` finds on `frame` that it does not find, with the same letters and
-    about the same place, on `before`; best first."""
-    links = _links_in(read(frame))
+    about the same place, on `before`; best first. Words that only skip are none of them."""
+    links = [link for link in _links_in(read(frame)) if not skips_only(link.label)]
     if not links:
         return []
     earlier = _links_in(read(before))
@@ -567,6 +621,14 @@ def _distance(box: tuple[int, int, int, int], board: CellMap | None) -> float:
     left, top, right, bottom = board.bounds
     middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
     return float(np.hypot(x - middle_x, y - middle_y))
+
+
+def _new_or_later(control: Control, seen: list[Control], later: list[Control]) -> Iterator[Control]:
+    """Yield a control as _new does, unless it only skips: kept in `later`, tried after every other."""
+    if skips_only(control.label):
+        later.append(control)
+        return
+    yield from _new(control, seen)
 
 
 def _new(control: Control, seen: list[Control]) -> Iterator[Control]:

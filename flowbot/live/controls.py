@@ -97,6 +97,20 @@ def cut(frame: Frame, window: Region | None) -> np.ndarray:
     return np.ascontiguousarray(part)
 
 
+def same_place(before: Frame, now: Frame) -> np.ndarray:
+    """`before`'s pixels at `now`'s part of the screen (black where `before` shows none of it)."""
+    pixels = np.zeros_like(now.pixels)
+    height, width = now.pixels.shape[:2]
+    left, top = max(now.left, before.left), max(now.top, before.top)
+    right = min(now.left + width, before.left + before.pixels.shape[1])
+    bottom = min(now.top + height, before.top + before.pixels.shape[0])
+    if right > left and bottom > top:
+        pixels[top - now.top : bottom - now.top, left - now.left : right - now.left] = before.pixels[
+            top - before.top : bottom - before.top, left - before.left : right - before.left
+        ]
+    return pixels
+
+
 def board_pixels(frame: Frame, board: CellMap) -> np.ndarray:
     """The part of a frame where the board (in screen pixels) was: to tell when the picture settles."""
     edges = board.bounds

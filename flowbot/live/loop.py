@@ -25,7 +25,7 @@ from flowbot.act.pointer import Pointer, StopRun, stop_signals
 from flowbot.act.tuning import Tuner
 from flowbot.artifacts import default_folder
 from flowbot.capture.buttons import buttons_by_words
-from flowbot.capture.controls import is_forbidden, label_score, says_won
+from flowbot.capture.controls import is_forbidden, label_score, says_won, skips_only
 from flowbot.capture.ocr import Word, read_words
 from flowbot.capture.screen import Frame, Region, Screen
 from flowbot.capture.scrim import Scrim
@@ -38,7 +38,7 @@ from flowbot.live.moving_on import MoveOn
 from flowbot.live.observer import POLL, STILL_POLL, Observer
 from flowbot.live.pictures import Pictures
 from flowbot.live.place import GamePlace
-from flowbot.live.report import AutoClearError, LevelResult, Report
+from flowbot.live.report import PRESSED_ON, AutoClearError, LevelResult, Report
 from flowbot.live.rounds import play_rounds
 from flowbot.live.scene import BoardReading, Scene
 from flowbot.live.signs import WinSigns
@@ -52,9 +52,9 @@ log = logging.getLogger(__name__)
 
 __all__ = ["MISREAD_LOOKS", "POLL", "STILL_POLL", "LiveLoop"]
 
-# What a level's `won_by` says of how the game goes on: by itself (a new level showed), or only by a
-# press (it showed a dialog or a message).
-MOVED_ON, SHOWED_A_CONTROL = frozenset({"new level"}), frozenset({"dialog", "message"})
+# What a level's `won_by` says of how the game goes on: by itself (a new level showed, or the verdict's
+# press brought it already), or only by a press (it showed a dialog or a message).
+MOVED_ON, SHOWED_A_CONTROL = frozenset({"new level", PRESSED_ON}), frozenset({"dialog", "message"})
 
 
 @dataclass
@@ -101,6 +101,9 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
     # whether a control on it moves on: see WinSigns._modal_moves_on.
     _last_scrim: Scrim | None = None
     _modal: tuple[tuple[int, int, int, int], bool] | None = None
+    # A modal's control known by its look alone, to be pressed once by the verdict: the level counts only
+    # on the next level that press brings (WinSigns._read_modal, MoveOn.confirmed_by_press).
+    _modal_press: RememberedControl | None = None
     _focus: Region | None = None  # the game's part of the screen, around the last board found (look_region)
     _game_window: Region | None = None  # the game's window there, where the display tells it (window_of)
     # The game's window (its id, the board's area, its facts) when the level's drawing began: see
@@ -177,7 +180,7 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
         self.note_window(scene.geometry)
         self._dialog_control = None
         self._other_dialog = None
-        self._last_scrim = self._modal = None
+        self._last_scrim = self._modal = self._modal_press = None
 
     def first_board(self) -> Scene | None:
         """The board on screen at the start. Over a board that cannot be read, only a win dialog's
@@ -208,8 +211,8 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
             return None  # no word of a win: perhaps a dialog over a level never played
         for button in buttons_by_words(frame.pixels, _box_of(won)):
             label = label_on(frame.pixels, button)
-            if is_forbidden(label) or not label_score(label):
-                continue  # a button that restarts or goes back, or says nothing of moving on
+            if is_forbidden(label) or not label_score(label) or skips_only(label):
+                continue  # a button that restarts, goes back or skips, or says nothing of moving on
             log.info("started on a win dialog: pressing its button %r", label)
             x, y = button.center
             return self._try((x + frame.left, y + frame.top), None, self.region)

@@ -1,7 +1,9 @@
 """Moving the game on from a won level: by itself, else the win dialog's button the verdict read,
 the control that worked last time, controls found on screen (best first), the profile's next
 button; each press confirmed by a new board, and nothing more pressed once a press changed the
-window (a second control could skip a level never played)."""
+window (a second control could skip a level never played). A control that only skips ("Skip") is
+pressed only after the game's dialog or words said the level was won. And the verdict's own press:
+a modal's control known by its look alone, whose next level is the game's word (confirmed_by_press)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from dataclasses import dataclass, field
 
 from flowbot.act.guard import BoardGoneError, check_on_a_window
 from flowbot.act.pointer import click
-from flowbot.capture.controls import next_controls
+from flowbot.capture.controls import next_controls, skips_only
 from flowbot.capture.screen import Frame, Region
 from flowbot.cellmap import CellMap
 from flowbot.live.controls import (
@@ -39,8 +41,25 @@ SELF_ADVANCE_WAIT = 0.6
 
 class MoveOn:
     """Moving on from a won level (a role of LiveLoop: it reads `advance`, `control`, `_moved_on`,
-    `_dialog_seen`, `_dialog_control`, `baseline`, waits with `wait_for_board`, and stops with
-    `check_window` when the game's window closed, hid, moved or was covered)."""
+    `_dialog_seen`, `_dialog_control`, `_modal_press`, `baseline`, waits with `wait_for_board`, and
+    stops with `check_window` when the game's window closed, hid, moved or was covered)."""
+
+    def confirmed_by_press(self, scene: Scene) -> bool:
+        """Press the modal's control known by its look alone, once; True when the game's next level came."""
+        # Only a new board that reads says the modal was the game's win, not an offer ("Install", "+5
+        # moves"); the level's own board showing again is none (the game's still_won).
+        control, self._modal_press = self._modal_press, None
+        if control is None or self.dry_run:
+            return False
+        window = self.window_of(scene.geometry)
+        if not control.shows_in(self.screen.grab(window)):
+            return False  # the dialog went by itself
+        if self._try(control.center, scene.rows, window) is None:
+            log.info("no new level came after pressing %r: the dialog was no win", control.label)
+            return False
+        log.info("the next level came after pressing %r", control.label)
+        self.control = control
+        return True
 
     def next_level(self, scene: Scene) -> Scene | None:
         """Move the game on from a won level and return the next level's board (None: none came,
@@ -102,6 +121,8 @@ class MoveOn:
                 continue
             if beside and board is not None and inside_bounds(known.center, board.bounds):
                 continue
+            if not self._may_press(known.label):
+                continue
             came = presses.attempt(self, known.center, previous, repr(known.label), known)
             if came is not None:
                 self.control = known
@@ -124,6 +145,8 @@ class MoveOn:
                 log.info("not pressing %r: pipes read on the board, not a control", control.label)
                 continue
             if beside and shown is not None and inside_bounds(control.center, shown.bounds):
+                continue
+            if not self._may_press(control.label):
                 continue
             found = remember(frame, control)
             if any(inside_box(found.center, other) for other in presses.pressed):
@@ -175,6 +198,15 @@ class MoveOn:
                 "never played)"
             )
         return came
+
+    def _may_press(self, label: str) -> bool:
+        """False for a control that only skips unless the game's dialog or words said the level was won."""
+        # After a level won by other signs (its clock standing still) a skip could move on from a level
+        # the game never took, and hide it.
+        if self._dialog_seen or not skips_only(label):
+            return True
+        log.info("not pressing %r: it skips, and no dialog or words said the level was won", label)
+        return False
 
     def _changed_since(self, presses: _Presses) -> bool:
         """True when a control was pressed and the window no longer looks as when the controls were

@@ -52,10 +52,14 @@ class Timing:
         return self.capture_ms + self.read_ms + self.solve_ms + self.plan_ms
 
 
+# A new level that came of pressing a modal's control known by its look alone (a filled button, an
+# arrow by shape): the press, not the modal, was the game's word.
+PRESSED_ON = "new level after the press"
 # What shows a level won, as `won_by` says it: the game's own word, never the picture alone: a win
-# signal that was not there before drawing (a dialog, win words, a new level in its place), or the
-# game's clock standing still after the last stroke (with its score risen, where one shows).
-WON_BY = ("dialog", "message", "new level", "clock stopped", "clock stopped, score rose")
+# signal that was not there before drawing (a dialog, win words, a new level in its place, by itself or
+# after the press), or the game's clock standing still after the last stroke (with its score risen,
+# where one shows).
+WON_BY = ("dialog", "message", "new level", PRESSED_ON, "clock stopped", "clock stopped, score rose")
 
 
 @dataclass(frozen=True, slots=True)

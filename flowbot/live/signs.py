@@ -1,7 +1,9 @@
 """The game's win signals, new since the level's drawing began: a dialog whose button says to move
 on (over the board, or a modal one in front of the whole window dimmed at once), a new move-on
 button, win words, counters that say the level is not taken, the end screen. Each is judged against
-the screen the level was read from: what showed before drawing is no evidence."""
+the screen the level was read from: what showed before drawing is no evidence. A modal whose control
+is known by its look alone (a filled button, an arrow by shape) is no evidence either: its press is,
+when the game's next level comes of it (MoveOn.confirmed_by_press)."""
 
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ import numpy as np
 from flowbot.capture import ocr
 from flowbot.capture.controls import (
     Control,
-    button_score,
+    box_score,
     modal_control,
+    moves_on_in_words,
     new_move_on_buttons,
     new_move_on_words,
     says_won,
+    skips_only,
 )
 from flowbot.capture.ocr import Word, read_words, read_words_in_bands, text_bands
 from flowbot.capture.screen import Frame, Region
@@ -24,10 +28,11 @@ from flowbot.capture.scrim import Scrim, find_scrim
 from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError
 from flowbot.live.baseline import Baseline
-from flowbot.live.controls import cut, dialog_button, inside_of, label_on, remember
+from flowbot.live.controls import cut, dialog_button, label_on, remember, same_place
 from flowbot.live.counters import counters_against
 from flowbot.live.game_over import game_over_message
 from flowbot.live.observer import POLL
+from flowbot.live.report import PRESSED_ON
 from flowbot.live.scene import Scene
 from flowbot.live.watch import until_past
 
@@ -69,7 +74,7 @@ def _same_scrim(last: Scrim | None, now: Scrim) -> bool:
 class WinSigns:
     """The win signals a game gives (a role of LiveLoop: it judges them against `baseline`, the level's
     screen frozen when its drawing began, and keeps `_dialog_*`, `_other_dialog`, `_modal`,
-    `_last_scrim`)."""
+    `_modal_press`, `_last_scrim`)."""
 
     def baseline_of(self, scene: Scene) -> Baseline:
         """The baseline a level's signals are judged against: the one frozen when its drawing began
@@ -101,8 +106,10 @@ class WinSigns:
         a modal in front of `scrim` (the page dimmed since), or a Flow-style dialog button over the
         board or in the game's window (an outline of grid cells, changed by the pipes drawn in it, is
         no dialog)."""
-        if scrim is not None and self._modal_moves_on(frame, scrim):
-            return True
+        if scrim is not None:
+            # A modal's reading alone decides: a Flow-style button on its card, taken by an arrow read
+            # or a look remembered, would make a control known by its look alone the game's word.
+            return self._modal_moves_on(frame, scrim, scene)
         button = dialog_button(frame, board, window)
         if button is None:
             return False
@@ -126,33 +133,48 @@ class WinSigns:
             self._other_dialog = (frame, False)
         return self._dialog_moves_on[1]
 
-    def _modal_moves_on(self, frame: Frame, scrim: Scrim) -> bool:
-        """True when a modal dialog in front of the dimmed page (new since drawing) has a control that
-        moves on (capture.controls.modal_control: its words, an arrow or check mark, in any language),
-        remembered as the control to press; read once the scrim showed the same on two looks in a row.
-        A modal with none may still say in words that the level was won (dialog_says_won)."""
+    def _modal_moves_on(self, frame: Frame, scrim: Scrim, scene: Scene) -> bool:
+        """True when a modal dialog in front of the dimmed page (new since drawing) has a control whose
+        words say to move on (see _read_modal); read once the scrim showed the same on two looks in a
+        row. A modal with none may still say in words that the level was won (dialog_says_won)."""
         settled, self._last_scrim = _same_scrim(self._last_scrim, scrim), scrim
         if not settled:
             return False
         if self._modal is None or self._modal[0] != scrim.panel:
-            control = modal_control(frame.pixels, scrim)
-            if control is not None:
-                log.info("a dialog showed over the dimmed page; its control %r moves on", control.label)
-                self._dialog_control = remember(frame, control)
-            self._modal = (scrim.panel, control is not None)
+            self._modal = (scrim.panel, self._read_modal(frame, scrim, scene))
         if not self._modal[1] and self._other_dialog is None:
             self._other_dialog = (frame, False)
         return self._modal[1]
 
+    def _read_modal(self, frame: Frame, scrim: Scrim, scene: Scene) -> bool:
+        """Read a modal's control on its card and remember it to press; True when its words move on."""
+        before = same_place(self.baseline_of(scene).frame, frame)
+        control = modal_control(frame.pixels, scrim, before)
+        if control is None:
+            return False
+        self._dialog_control = remember(frame, control)
+        if moves_on_in_words(control.label):
+            log.info("a dialog showed over the dimmed page; its control %r moves on", control.label)
+            return True
+        # Known by its look alone (a filled button, an arrow or check mark by shape), it could be an
+        # offer ("Install", "+5 moves"): the verdict presses it, and only the next level it brings
+        # counts. One that only skips is no sign: pressed only once the game's words said it was won.
+        if not skips_only(control.label):
+            log.info("a dialog showed over the dimmed page; %r, known by its look alone, is to be "
+                     "pressed: the level counts if the next level comes", control.label)  # fmt: skip
+            self._modal_press = self._dialog_control
+        return False
+
     def _button_moves_on(self, frame: Frame, button, board: CellMap) -> bool:
         """True when a new dialog's button moves on: its label says so (OCR), in words or with an arrow
-        or check mark it ends with (told by shape too); with no OCR to read it, a box new since drawing
+        or check mark it ends with (told by shape too, off the board only: pipes ending in a dot are
+        arrows by shape); never one that only skips; with no OCR to read it, a box new since drawing
         that is no outline of grid cells (the game's reaction to the strokes, its press confirmed by the
         new level it brings). Remembered as the control to press."""
         box = (button.left, button.top, button.width, button.height)
         if ocr.available():
             label = label_on(frame.pixels, button)
-            if not button_score(inside_of(frame.pixels, button), label):
+            if skips_only(label) or not box_score(frame.pixels, box, label, board):
                 return False
         elif on_grid(box, board):
             return False
@@ -161,6 +183,11 @@ class WinSigns:
             log.info("a new dialog showed after drawing (no OCR to read its button)")
         self._dialog_control = remember(frame, Control(*box, label, "flow-button"))
         return True
+
+    @property
+    def modal_to_press(self) -> bool:
+        """True when a modal's control known by its look alone waits to be pressed (see _read_modal)."""
+        return self._modal_press is not None
 
     def dialog_says_won(self, window: Region | None, scene: Scene) -> bool:
         """True when a dialog new since drawing, whose button does not say to move on (a pack's last
@@ -235,9 +262,10 @@ class WinSigns:
 
     def game_word(self, scene: Scene) -> str | None:
         """After drawing: what showed the game's win within the verify timeout (`won_by`: a dialog, a
-        modal one over the dimmed page too, or a new level that was not there when the board was read;
-        win words that were not, at the end of it), None when nothing did. A dialog or words already
-        showing before drawing are no win."""
+        modal one over the dimmed page too, or a new level that was not there when the board was read,
+        by itself or after pressing a modal's control known by its look alone; win words that were
+        not, at the end of it), None when nothing did. A dialog or words already showing before drawing
+        are no win."""
         window = self.window_of(scene.geometry)
 
         def look() -> str | None:
@@ -246,6 +274,8 @@ class WinSigns:
             board = scene.geometry.shifted(-frame.left, -frame.top)
             if self.new_dialog(frame, board, window, scene, self.scrim_on(frame, window, scene)):
                 return "dialog"
+            if self.modal_to_press:  # a modal's control known by its look alone: its press is the word
+                return PRESSED_ON if self.confirmed_by_press(scene) else None
             try:
                 seen = self.read(frame.pixels)
             except CaptureError:

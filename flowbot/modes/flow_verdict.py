@@ -6,8 +6,10 @@ and the verdict's watch that asks the engine for the game's word against that ba
 Joins on the screen alone are "drawn, unconfirmed": a level counts only on the game's word (a new
 level, or a dialog, move-on button or win words that were not there before drawing, or its clock
 standing still after the last stroke). A modal dialog that dims the whole window at once is the game's
-word too: the board is then judged as it shows through the dimming, and the cells under the dialog are
-hidden, never dropped."""
+word too when its control's words say to move on: the board is then judged as it shows through the
+dimming, and the cells under the dialog are hidden, never dropped. A modal whose control is known by
+its look alone (a filled button, an arrow by shape) is pressed by the verdict, and the level counts
+only on the next level that press brings."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from flowbot.capture.verdict import (
 from flowbot.errors import CaptureError
 from flowbot.live.controls import board_pixels
 from flowbot.live.game_over import game_over_message
-from flowbot.live.report import Evidence, GameOver
+from flowbot.live.report import PRESSED_ON, Evidence, GameOver
 from flowbot.live.scene import Scene
 from flowbot.model import Cell, Geometry, Solution
 
@@ -171,6 +173,8 @@ class FlowVerdict:
                 return Evidence("dialog")
             if loop.dialog_says_won(self.window, scene):
                 return Evidence("message")
+            if self.pressed_on():
+                return Evidence(PRESSED_ON)
         if scrim is not None:
             # A modal dialog over the dimmed page is the game's answer, its words read above: no board
             # reads under it, and no other words are worth their OCR.
@@ -198,6 +202,15 @@ class FlowVerdict:
         if word is not None:
             return word
         return self.ended(late, joined, missing, frame, old)
+
+    def pressed_on(self) -> bool:
+        """True when the modal's control known by its look alone was pressed now and the next level came."""
+        loop = self.loop
+        if not loop.modal_to_press:
+            return False
+        # Kept as won first: what still shows of the level after the press is told from a new one.
+        loop.keep_won(self.scene, self.solution, self.baseline)
+        return loop.confirmed_by_press(self.scene)
 
     def ended(self, late: bool, joined: bool, missing: list, frame, old: Geometry) -> Evidence | None:
         """Once the look is late, no word of the game: every join shown is "unconfirmed", else what is
