@@ -227,7 +227,7 @@ def _split_labels(frame: np.ndarray, box: tuple[int, int, int, int]) -> list[Con
     phrase's words (PHRASE_GAP of their height), the box is a strip of several controls, not one
     button: the ones among them that move on, each at its own words."""
     left, top, w, h = box
-    inset = max(2, min(w, h) // 8)  # as _inside
+    inset = _inset(w, h)  # where _inside's picture starts
     words = sorted(ocr.read_words(_inside(frame, box)), key=lambda word: word.left)
     for index, word in enumerate(words):
         for other in words[index + 1 :]:
@@ -604,8 +604,13 @@ def _links_in(words: list[ocr.Word]) -> list[Control]:
 def _inside(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """A box's inside, short of its outline."""
     left, top, w, h = box
-    inset = max(2, min(w, h) // 8)
+    inset = _inset(w, h)
     return frame[top + inset : top + h - inset, left + inset : left + w - inset]
+
+
+def _inset(width: int, height: int) -> int:
+    """How far inside a box of this size its outline ends (see _inside)."""
+    return max(2, min(width, height) // 8)
 
 
 def _box(control: Control) -> tuple[int, int, int, int]:
