@@ -13,7 +13,7 @@ import pytest
 
 from flowbot.errors import UsageError
 from flowbot.game.app import build_parser, trial_from
-from flowbot.game.faults import DIALOG_LIFETIME, Fault, Faults, FaultSpec, parse_fault
+from flowbot.game.faults import DIALOG_LIFETIME, POPUP_DELAY, WON_POPUP, Fault, Faults, FaultSpec, parse_fault
 from flowbot.game.layout import compute_layout
 from flowbot.game.look import Look, Variant
 from flowbot.game.packs import levels_from
@@ -232,6 +232,23 @@ def test_popup_window_moves_the_win_message_off_the_board_and_holds_the_won_boar
     assert view.session.board.complete
     view.session.next()
     assert view.popup() is None  # the next level closes it
+
+
+def test_next_under_popup_puts_the_next_level_in_place_then_a_popup_over_it_that_only_closes():
+    clock = Clock()
+    view, results, surface = game(FaultSpec(next_under_popup=True), clock=clock)
+    win(view, surface)
+    assert view.session.level == 2 and [(r.level, r.solved) for r in results] == [(1, True)]
+    assert view.layout.dialog is None and view.popup() is None  # the next level shows alone a moment
+    clock.now += POPUP_DELAY + 0.01
+    assert view.popup() == WON_POPUP and WON_POPUP.button == "Continue"
+    left, top, right, bottom = view.layout.geometry.bounds
+    x, y = view.popup_centre()
+    assert left < x < right and (top + bottom) / 2 < y < bottom  # over the board's lower rows
+    assert view.faults.popup_pressed() is False  # its button closes it: the game does not move on
+    assert view.popup() is None and view.session.level == 2
+    with pytest.raises(UsageError, match="pick one"):
+        FaultSpec.of([Fault("next-under-popup"), Fault("next-in-place")])
 
 
 def test_popup_window_refuses_a_game_that_is_not_on_x11():

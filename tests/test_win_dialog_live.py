@@ -102,6 +102,29 @@ def test_the_games_own_popup_window_over_the_board_is_no_cover(game, tmp_path):
     assert "cleared 2 of 2" in out, out
 
 
+@pytest.mark.parametrize("game", [["--fault", "next-under-popup"]], indirect=True, ids=["next-under-popup"])
+def test_a_popup_of_the_game_over_the_next_level_is_closed_before_that_level_is_read(game, tmp_path):
+    # The win puts the next level in place and, a tenth of a second later (the bot has seen the new
+    # level by then), opens a window of the game's own over its lower rows, whose "Continue" only closes
+    # it: the rows above it are not a level to play (read, they are a smaller board or none); the popup
+    # is pressed first, and every level played is the game's whole. Without the look at the game's
+    # windows the bot waited for a board under the popup and stopped (3 runs of 3).
+    import json
+
+    bot = _bot("--count", "3", "--artifacts", str(tmp_path), "--json")
+    out, err = bot.communicate(timeout=150)
+    assert bot.returncode == 0, out + err
+    report = json.loads(out.strip().splitlines()[-1])
+    assert [level["size"] for level in report["per_level"]] == ["5x5"] * 3, out
+    assert report["cleared"] == 3, out
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert [(record["level"], record["solved"]) for record in records][:3] == [
+        (1, True),
+        (2, True),
+        (3, True),
+    ]
+
+
 MODAL = ["--next-button", "modal", "--theme", "light"]
 
 

@@ -9,8 +9,8 @@ Looks of other Flow games (combinable): --no-grid, --theme light, --glyphs, --ne
 --win-banner, --header, --board-px N, --tiles, --line-color, --palette, --dot-size, --no-dialog, --shift,
 --clock stops|runs|down and --score win|flows (a numbers line under the title: see flowbot.game.stats).
 Faults that make a bot's verdict lie (repeatable, seeded by --seed): --fault lossy:P, last-step:P,
-popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign, win-screen, no-cut
-(see flowbot.game.faults).
+popup-window, skip-arrows, dialog-closes, lost-release:P, next-in-place, no-sign, win-screen, no-cut,
+next-under-popup (see flowbot.game.faults).
 
 Stdout carries one line, `game ready`, once the first frame is on screen (the bot's tests wait for it).
 With FLOWBOT_GAME_PRESS_LOG naming a file, the game notes its window and each press it takes there
@@ -153,7 +153,7 @@ def _play(
             raise DisplayError("no display to open the game window on (set DISPLAY, or run it under Xvfb)")
         pygame.display.set_caption(title)
         view = GameView(session, variant, faults=Faults(faults))
-        if faults.popup_window:
+        if faults.popup_window or faults.next_under_popup:
             from flowbot.game.popup import PopupWindow, game_window_id
 
             popup = PopupWindow(game_window_id(pygame.display.get_driver(), pygame.display.get_wm_info()))
@@ -204,14 +204,16 @@ def _play(
                     view.pointer_up()
                 held = pressed
             if popup is not None and popup.pressed():
-                presses.press("popup", session.level, session.board.complete)
-                session.next()  # the popup's "Next level"
+                moves_on = view.faults.popup_pressed()
+                presses.press("popup" if moves_on else "popup close", session.level, session.board.complete)
+                if moves_on:
+                    session.next()  # the popup's "Next level"
             if stop.requested:
                 break
             view.tick()
             draw()
-            if popup is not None:  # opened on a win, closed when the next level starts
-                popup.show(view.popup(), view.board_centre(), view.layout.scale if view.layout else 1.0)
+            if popup is not None:  # opened on a win, closed by its button or when the next level starts
+                popup.show(view.popup(), view.popup_centre(), view.layout.scale if view.layout else 1.0)
             clock.tick(fps)
     finally:
         if shown:  # a level counts as shown once its first frame was on screen
@@ -477,6 +479,7 @@ def _trial_faults(faults: FaultSpec) -> None:
         ("next-in-place", faults.next_in_place),
         ("no-sign", faults.no_sign),
         ("win-screen", faults.win_screen),
+        ("next-under-popup", faults.next_under_popup),
     )
     for name, on in refused:
         if on:

@@ -24,12 +24,16 @@ stays the judge: a level counts as solved only by the game's rules.
 - `win-screen`   a win replaces the whole window, board and all, by a big "Winner!" and bare words
                  with no box around them: "Continue" moves on, "Levels" opens a list of the levels
                  (its numbers open a level); see flowbot.game.winscreen.
+- `next-under-popup` the stroke that wins puts the next level in place at once and, a moment later
+                 (POPUP_DELAY), opens the game's own popup window over the new board's lower rows
+                 ("Level complete!"), so the rows above it read as a smaller board or none; its
+                 "Continue" only closes the popup (the next level is there already).
 - `no-cut`       a stroke never cuts another flow's pipe: a drag that reaches a cell of another pipe
                  stops there (the rest of the drag draws nothing), so pipes of an earlier try stay in
                  the way until their own dot is tapped (which clears that flow).
 
-The five faults that change what a win shows (popup-window, dialog-closes, next-in-place, no-sign,
-win-screen) go one at a time.
+The six faults that change what a win shows (popup-window, dialog-closes, next-in-place, no-sign,
+win-screen, next-under-popup) go one at a time.
 """
 
 from __future__ import annotations
@@ -54,13 +58,21 @@ FAULTS = (
     "no-sign",
     "win-screen",
     "no-cut",
+    "next-under-popup",
 )
 _WITH_CHANCE = ("lossy", "last-step", "lost-release")
 # Each changes what the game does on a win, so two of them would contradict each other.
-_WIN_FAULTS = ("popup-window", "dialog-closes", "next-in-place", "no-sign", "win-screen")
+_WIN_FAULTS = ("popup-window", "dialog-closes", "next-in-place", "no-sign", "win-screen", "next-under-popup")
 DIALOG_LIFETIME = 0.5  # seconds the dialog-closes fault's win dialog shows
+# Seconds between the next level put in place and the next-under-popup fault's popup opening over it:
+# a game that maps its popup window after drawing the level shows the level alone for a moment.
+POPUP_DELAY = 0.1
+# What the next-under-popup fault's popup says: the level is won, and its button only closes it.
+WON_POPUP = Dialog("Level complete!", ("You completed the level",), "Continue")
 
-__all__ = ["DIALOG_LIFETIME", "FAULTS", "Fault", "FaultSpec", "Faults", "parse_fault"]
+__all__ = [
+    "DIALOG_LIFETIME", "FAULTS", "POPUP_DELAY", "WON_POPUP", "Fault", "FaultSpec", "Faults", "parse_fault",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +117,7 @@ class FaultSpec:
     no_sign: bool = False
     win_screen: bool = False
     no_cut: bool = False
+    next_under_popup: bool = False
     seed: int = 0
 
     @classmethod
@@ -129,6 +142,7 @@ class FaultSpec:
             no_sign="no-sign" in names,
             win_screen="win-screen" in names,
             no_cut="no-cut" in names,
+            next_under_popup="next-under-popup" in names,
             seed=0 if seed is None else seed,
         )
 
@@ -137,7 +151,7 @@ class FaultSpec:
         """True when at least one fault is on."""
         switches = (
             self.popup_window, self.skip_arrows, self.dialog_closes, self.next_in_place, self.no_sign,
-            self.win_screen, self.no_cut,
+            self.win_screen, self.no_cut, self.next_under_popup,
         )  # fmt: skip
         return self.lossy > 0 or self.last_step > 0 or self.lost_release > 0 or any(switches)
 
@@ -151,6 +165,7 @@ class Faults:
         self._dice = random.Random(self.spec.seed)
         self._short: bool | None = None  # this stroke's roll for its last step (None: not rolled yet)
         self._shown: tuple[object, float] | None = None  # the won board whose dialog shows, and since when
+        self._won_popup_at: float | None = None  # next-under-popup: when the next level was put in place
 
     def drops_motion(self) -> bool:
         """lossy: True when this pointer motion event is lost."""
@@ -175,8 +190,9 @@ class Faults:
 
     @property
     def shows_win(self) -> bool:
-        """False when a win shows no dialog, banner or message at all (next-in-place, no-sign)."""
-        return not (self.spec.next_in_place or self.spec.no_sign)
+        """False when a win shows no dialog, banner or message over the board (next-in-place, no-sign,
+        next-under-popup: its message is a window of its own, over the next level)."""
+        return not (self.spec.next_in_place or self.spec.no_sign or self.spec.next_under_popup)
 
     @property
     def moves_on_by_itself(self) -> bool:
@@ -192,7 +208,9 @@ class Faults:
     def at_win(self) -> str | None:
         """What the game does the moment a stroke wins: 'next' (next-in-place), 'record' (no-sign: the
         result is written now, since nothing on screen will ever say so), or None (its usual sign)."""
-        if self.spec.next_in_place:
+        if self.spec.next_under_popup:
+            self._won_popup_at = self.clock()
+        if self.spec.next_in_place or self.spec.next_under_popup:
             return "next"
         return "record" if self.spec.no_sign else None
 
@@ -210,8 +228,19 @@ class Faults:
         return dialog if now - self._shown[1] < DIALOG_LIFETIME else None
 
     def popup(self, dialog: Dialog | None) -> Dialog | None:
-        """popup-window: what the game's own popup window says now (the win dialog), else None."""
+        """What the game's own popup window says now: with popup-window the win dialog; with
+        next-under-popup WON_POPUP from POPUP_DELAY after a win until its button is pressed; else None."""
+        if self._won_popup_at is not None:
+            return WON_POPUP if self.clock() - self._won_popup_at >= POPUP_DELAY else None
         return dialog if self.spec.popup_window and dialog is not None and dialog.button is not None else None
+
+    def popup_pressed(self) -> bool:
+        """The popup's button was pressed: True when that moves the game on (popup-window), False when
+        it only closes the popup (next-under-popup: the next level is in place already)."""
+        if self._won_popup_at is None:
+            return True
+        self._won_popup_at = None
+        return False
 
     def holds_board(self, won: bool) -> bool:
         """True when a won board takes no strokes although no dialog covers it: its message is in a

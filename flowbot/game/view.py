@@ -100,6 +100,15 @@ class GameView:
         dx, dy = self.offset()
         return (left + right) / 2 + dx, (top + bottom) / 2 + dy
 
+    def popup_centre(self) -> tuple[float, float]:
+        """Where the game's popup window is centred, in window pixels: on the board's middle, but for
+        next-under-popup's over its lower rows (the rows above it read as a smaller board)."""
+        x, y = self.board_centre()
+        if not self.faults.spec.next_under_popup or self.layout is None:
+            return x, y
+        top, bottom = self.layout.geometry.bounds[1], self.layout.geometry.bounds[3]
+        return x, y + (bottom - top) * 0.3
+
     def local(self, x: float, y: float) -> tuple[float, float]:
         """A window pixel in the drawn frame's own pixels (a screen in place of everything is not shifted)."""
         if not self.session.closed and self.controls.screen() is not None:

@@ -37,6 +37,9 @@ MAX_CONTROLS_TRIED = 3
 CLICK_APPROACH, CLICK_HOLD = 0.05, 0.15
 # Seconds a game without a dialog gets to load the next level by itself before controls are looked for.
 SELF_ADVANCE_WAIT = 0.6
+# Seconds after a next level came by itself before the windows are looked at again: a game may open
+# its popup window just after the level is in place.
+POPUP_SETTLE = 0.15
 
 
 class MoveOn:
@@ -74,7 +77,8 @@ class MoveOn:
         previous = scene.rows
         if self._moved_on or self.advance == "instant":
             self._moved_on = False
-            return self._came(previous, self.settle_timeout, "no new level came")
+            came = self.wait_for_board(previous, timeout=self.settle_timeout, popups_at=scene.geometry)
+            return self._past_popup(came, previous, scene.geometry, "no new level came")
         if self.advance == "arrow" and self.arrow_button is not None:
             self.click(self.arrow_button, self.limit())
             return self._came(
@@ -82,10 +86,26 @@ class MoveOn:
             )
         if not self._dialog_seen:
             # Games without a dialog load the next level by themselves, at once or nearly.
-            came = self.wait_for_board(previous, timeout=SELF_ADVANCE_WAIT)
-            if came is not None:
-                return came
+            came = self.wait_for_board(previous, timeout=SELF_ADVANCE_WAIT, popups_at=scene.geometry)
+            if came is not None or self.popup is not None:
+                return self._past_popup(came, previous, scene.geometry, "no new level came")
         return self._press_controls(previous, scene.geometry)
+
+    def _past_popup(
+        self, came: Scene | None, previous: list[str], board: CellMap, reason: str
+    ) -> Scene | None:
+        """The next level that came by itself, once no window of the game's own lies over it (a
+        "level complete" popup opened over the next level, already in place): else the popup's
+        control is pressed, and the level read once it has gone. None with `reason` when none came."""
+        if came is not None and self.windows is not None:
+            self.clock.sleep(POPUP_SETTLE)
+            self.popup = self._popup_over(came.frame, came.reading)
+        if self.popup is None:
+            if came is None:
+                self.last_reason = reason
+            return came
+        log.info("a window of the game's own (%s) lies over the next level: pressing its control", self.popup)
+        return self._press_controls(previous, board)
 
     def _press_controls(
         self, previous: list[str] | None, board: CellMap | None, beside: bool = False

@@ -10,11 +10,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from flowbot.capture.screen import Frame, Region
+from flowbot.cellmap import CellMap
 from flowbot.errors import CaptureError
+from flowbot.live.game_popups import popup_over
 from flowbot.live.scene import BoardReading, Scene
 
 # Seconds between looks while waiting for a board or a verdict (a look itself takes a few frames).
 POLL = 0.03
+# Seconds a window of the game's own may lie over a next level that came by itself before the wait for
+# it ends (its control is pressed then): a toast that goes by itself has gone by then.
+POPUP_WAIT = 0.5
 # Seconds between looks while the level just played still shows, unchanged: such a look is a capture
 # (a few milliseconds, no read), so the next level is seen about a frame after it shows, not a poll.
 STILL_POLL = 0.01
@@ -22,17 +27,27 @@ STILL_POLL = 0.01
 
 class Observer:
     """The live loop's looks for a board (a role of LiveLoop: it reads `screen`, `region`, `clock`,
-    the game's `read`, `still_won` and `solvable`, where the game is, and `check_window`)."""
+    `windows`, the game's `read`, `still_won` and `solvable`, where the game is, and `check_window`;
+    it keeps `popup`, the game's own window over the board the last read found)."""
+
+    popup: Region | None = None
 
     def wait_for_board(
-        self, previous: list[str] | None, first: bool = False, timeout: float | None = None
+        self,
+        previous: list[str] | None,
+        first: bool = False,
+        timeout: float | None = None,
+        popups_at: CellMap | None = None,
     ) -> Scene | None:
         """Read the screen until a board that is not the last one reads the same twice in a row
-        (a board still sliding in reads differently); None when none came in time. The looks go where
+        (a board still sliding in reads differently); None when none came in time, or, with
+        `popups_at` (the won level's place), once a window of the game's own has lain over the board
+        read or that place for POPUP_WAIT seconds (the caller presses its control). The looks go where
         the game was (look_region); one that finds no board there is followed at once by a look at
         the whole area (the board moved, grew or went), kept to while a board reads there."""
         limit = timeout if timeout is not None else (2.0 if first else self.settle_timeout)
         deadline = self.clock.now() + limit
+        self.popup, covered_since = None, None
         last_rows = None
         # The last look at each part of the screen looked at (where the game was, the whole area).
         looks: dict[Region | None, _Look] = {}
@@ -50,6 +65,10 @@ class Observer:
                 self._focus_on(scene, wide)
                 return scene
             last_rows = rows
+            if popups_at is not None:
+                covered_since = self._covered_since(covered_since, look, popups_at, seen_at)
+                if covered_since is not None and seen_at - covered_since >= POPUP_WAIT:
+                    return None
             if rows is None and not wide:
                 wide = True  # no board where the game was: the whole area is looked at before anything
                 continue
@@ -57,6 +76,17 @@ class Observer:
             if self.clock.now() > deadline:
                 return None
             self.clock.sleep(STILL_POLL if previous is not None and rows == previous else POLL)
+
+    def _covered_since(
+        self, since: float | None, look: _Look, place: CellMap, seen_at: float
+    ) -> float | None:
+        """Since when a window of the game's own has lain over the board `look` read, or over `place`
+        where no board read (one cut by the window may read as none); None when none lies there."""
+        if look.reading is None and self.windows is not None:
+            self.popup = popup_over(self.windows, place.bounds, place.cell_size)
+        if self.popup is None:
+            return None
+        return seen_at if since is None else since
 
     def _look(self, where: Region | None, previous: list[str] | None, last: _Look | None) -> _Look:
         """One look for a board at `where` (the whole area, or where the game was). A look that shows
@@ -77,11 +107,25 @@ class Observer:
             # Near the edge of where the game was: perhaps a board cut by it (one that moved or grew).
             reading = None
             self.last_reason = "the board read lies at the edge of the part of the screen looked at"
+        self.popup = self._popup_over(frame, reading) if reading is not None else None
+        if self.popup is not None:
+            # What shows around the game's popup is part of a board (its rows above the popup), or a
+            # board to be played only once the popup has gone.
+            reading = None
+            self.last_reason = f"a window of the game's own ({self.popup}) lies over the board"
         read_ms = (time.perf_counter() - captured) * 1000
         rows = reading.puzzle.to_rows() if reading is not None else None
         if rows is not None and previous is not None:
             rows = self._next_rows(frame, reading, previous)
         return _Look(frame, reading, rows, capture_ms, read_ms)
+
+    def _popup_over(self, frame: Frame, reading: BoardReading) -> Region | None:
+        """A window of the game's own over the board read on `frame` (see game_popups), where the
+        display tells its windows."""
+        if self.windows is None:
+            return None
+        board = reading.geometry.shifted(frame.left, frame.top)
+        return popup_over(self.windows, board.bounds, board.cell_size)
 
     def _next_rows(self, frame: Frame, reading: BoardReading, previous: list[str]) -> list[str] | None:
         """A board read after a level, as rows: `previous` while that level still shows (read right,

@@ -280,9 +280,13 @@ class WinSigns:
                 seen = self.read(frame.pixels)
             except CaptureError:
                 return None
-            if seen.puzzle.to_rows() != scene.rows and self.solvable(seen.puzzle):
-                return "new level"  # the game went on by itself
-            return None
+            if seen.puzzle.to_rows() == scene.rows or not self.solvable(seen.puzzle):
+                return None
+            if self._popup_over(frame, seen) is not None:
+                # Part of a board beside a window of the game's own ("almost there" over the level, or
+                # "level complete" over the next one): its words say which, the board read says nothing.
+                return None
+            return "new level"  # the game went on by itself
 
         found = until_past(self.clock, self.verify_timeout, look, POLL)
         if found is not None:
