@@ -289,6 +289,25 @@ def test_a_wrong_shapes_board_file_is_refused(change, message):
         puzzle_from_json(data)
 
 
+def test_convert_saves_a_shapes_board_as_json_and_points_only_there(tmp_path, capsys):
+    from flowbot.cli import main
+    from flowbot.formats import puzzle_json_text
+    from flowbot.loader import load_puzzles
+
+    puzzle = Puzzle.from_shapes("A.AB.B", [(0, 1), (1, 2), (3, 4), (4, 5), (2, 3)], {"A": "red", "B": None})
+    saved = tmp_path / "ring.json"
+    saved.write_text(puzzle_json_text(puzzle))
+    assert main(["convert", str(saved), "--to", "json", "--out", str(tmp_path / "again")]) == 0
+    [again] = load_puzzles(tmp_path / "again" / "ring.json")
+    assert again == puzzle and again.links() == puzzle.links()
+    capsys.readouterr()
+    # A text grid cannot hold it, and neither can format E: the refusal names the one format that can.
+    assert main(["convert", str(saved), "--to", "grid", "--out", str(tmp_path / "grid")]) == 2
+    error = capsys.readouterr().err
+    assert "shapes board" in error and "convert --to json" in error
+    assert "convert --to graph" not in error
+
+
 def test_format_e_refuses_a_shapes_board_it_cannot_draw():
     from flowbot.graph_text import graph_text
 
