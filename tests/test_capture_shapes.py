@@ -247,6 +247,25 @@ def test_a_picture_that_is_no_board_still_says_so():
         read_screenshot(frame)
 
 
+def test_a_picture_busy_all_over_is_never_called_a_shapes_board():
+    from flowbot.capture.variants import read_variant
+    from flowbot.capture.variants.shapes import CROWDED, line_cover, line_directions, unreadable_kind
+
+    # Noise (as a photo's leaves or bricks) passes for lines in every direction, slanted ones too.
+    frame = np.random.default_rng(1).integers(0, 256, (600, 400, 3), dtype=np.uint8)
+    assert line_cover(frame) > CROWDED
+    assert unreadable_kind(line_directions(frame), line_cover(frame)) is None
+    with pytest.raises(CaptureError) as refused:
+        read_variant(frame)  # the reader that names the kinds `read_screenshot` refuses by name
+    assert "Shapes board" not in str(refused.value)
+    # A real Shapes board's lines leave most of the page plain: still named by its kind.
+    if not VARIANTS.is_dir():
+        pytest.skip("../shared/screenshots/variants is not present")
+    cube = decode_image((VARIANTS / "ludovicb1239__FlowShapesSolver__7.jpg").read_bytes())
+    assert line_cover(cube) < CROWDED / 2
+    assert "isometric cube" in unreadable_kind(line_directions(cube), line_cover(cube))
+
+
 @pytest.mark.parametrize("truth", TRUTH_FILES, ids=lambda path: path.name.split("__")[-1])
 @pytest.mark.parametrize("scale", [0.7, 1.4])
 def test_a_shapes_screenshot_rescaled_and_recompressed_reads_the_same(truth, scale):
