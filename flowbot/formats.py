@@ -242,6 +242,12 @@ def puzzle_json_text(puzzle: Puzzle, solution_rows: Sequence[str] | None = None)
 
 def text_grid_file_text(puzzle: Puzzle, name: str | os.PathLike[str] = "<grid>") -> str:
     """The text grid file text of a puzzle; FormatError when a label could not be read back."""
+    if puzzle.shape_links:
+        # Format E draws lattices only: a Shapes board's one way back is flowbot JSON.
+        raise FormatError(
+            f"{os.fsdecode(name)}: a shapes board (cells of any shape) does not fit a text grid; "
+            "save flowbot JSON (convert --to json) instead"
+        )
     if puzzle.is_graph:
         raise FormatError(
             f"{os.fsdecode(name)}: a {puzzle.kind} board (bridges, hexes, warps or walls) does not fit a "

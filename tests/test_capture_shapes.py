@@ -247,6 +247,25 @@ def test_a_picture_that_is_no_board_still_says_so():
         read_screenshot(frame)
 
 
+def test_a_picture_busy_all_over_is_never_called_a_shapes_board():
+    from flowbot.capture.variants import read_variant
+    from flowbot.capture.variants.shapes import CROWDED, line_cover, line_directions, unreadable_kind
+
+    # Noise (as a photo's leaves or bricks) passes for lines in every direction, slanted ones too.
+    frame = np.random.default_rng(1).integers(0, 256, (600, 400, 3), dtype=np.uint8)
+    assert line_cover(frame) > CROWDED
+    assert unreadable_kind(line_directions(frame), line_cover(frame)) is None
+    with pytest.raises(CaptureError) as refused:
+        read_variant(frame)  # the reader that names the kinds `read_screenshot` refuses by name
+    assert "Shapes board" not in str(refused.value)
+    # A real Shapes board's lines leave most of the page plain: still named by its kind.
+    if not VARIANTS.is_dir():
+        pytest.skip("../shared/screenshots/variants is not present")
+    cube = decode_image((VARIANTS / "ludovicb1239__FlowShapesSolver__7.jpg").read_bytes())
+    assert line_cover(cube) < CROWDED / 2
+    assert "isometric cube" in unreadable_kind(line_directions(cube), line_cover(cube))
+
+
 @pytest.mark.parametrize("truth", TRUTH_FILES, ids=lambda path: path.name.split("__")[-1])
 @pytest.mark.parametrize("scale", [0.7, 1.4])
 def test_a_shapes_screenshot_rescaled_and_recompressed_reads_the_same(truth, scale):
@@ -287,6 +306,25 @@ def test_a_wrong_shapes_board_file_is_refused(change, message):
     data = puzzle_to_json(Puzzle.from_shapes("A.A", [(0, 1), (1, 2)])) | change
     with pytest.raises(FormatError, match=message):
         puzzle_from_json(data)
+
+
+def test_convert_saves_a_shapes_board_as_json_and_points_only_there(tmp_path, capsys):
+    from flowbot.cli import main
+    from flowbot.formats import puzzle_json_text
+    from flowbot.loader import load_puzzles
+
+    puzzle = Puzzle.from_shapes("A.AB.B", [(0, 1), (1, 2), (3, 4), (4, 5), (2, 3)], {"A": "red", "B": None})
+    saved = tmp_path / "ring.json"
+    saved.write_text(puzzle_json_text(puzzle))
+    assert main(["convert", str(saved), "--to", "json", "--out", str(tmp_path / "again")]) == 0
+    [again] = load_puzzles(tmp_path / "again" / "ring.json")
+    assert again == puzzle and again.links() == puzzle.links()
+    capsys.readouterr()
+    # A text grid cannot hold it, and neither can format E: the refusal names the one format that can.
+    assert main(["convert", str(saved), "--to", "grid", "--out", str(tmp_path / "grid")]) == 2
+    error = capsys.readouterr().err
+    assert "shapes board" in error and "convert --to json" in error
+    assert "convert --to graph" not in error
 
 
 def test_format_e_refuses_a_shapes_board_it_cannot_draw():

@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--to",
         choices=("json", "grid", "graph"),
         default="json",
-        help="output format: flowbot JSON, a text grid, or format E (cells and links; any kind of board)",
+        help="output format: flowbot JSON (any kind of board), a text grid (square boards), or format E "
+        "(cells and links: square, hex, bridges, warps, walls; a Shapes board only as JSON)",
     )
     parser.add_argument("--force", action="store_true", help="replace files that already exist")
 

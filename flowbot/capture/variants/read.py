@@ -13,7 +13,7 @@ from flowbot.capture.variants.bridges import find_bridges
 from flowbot.capture.variants.edges import edge_kernel, edge_mask
 from flowbot.capture.variants.hexes import HexBoard, find_hex_board
 from flowbot.capture.variants.reading import BRIDGE, EMPTY, LABELS, NO_CELL, Cell, VariantReading
-from flowbot.capture.variants.shapes import line_directions, looks_square, unreadable_kind
+from flowbot.capture.variants.shapes import line_cover, line_directions, looks_square, unreadable_kind
 from flowbot.capture.variants.walls import find_walls
 from flowbot.capture.variants.warps import find_warps, may_warp
 from flowbot.errors import CaptureError, UnreadableBoardError
@@ -56,7 +56,7 @@ def read_variant(frame: np.ndarray) -> VariantReading:
             return _read_square(frame, square_lines=True, found=found)
         except CaptureError as error:
             square_error = error
-    kind = unreadable_kind(shares)
+    kind = unreadable_kind(shares, line_cover(frame))
     # A board drawn with no lines at all (a lattice of marks in a panel) is square: the directions
     # seen are its dots' round edges and glyphs, never the lines of a Shapes board.
     if kind is not None and all(board.lined for board in found):

@@ -23,6 +23,19 @@ CUBE = 0.35
 RINGS = 0.2
 MIXED_UPRIGHT, MIXED_SLANT = 0.18, 0.15
 HEXES = 0.3
+# A board is thin lines on a plain page: on the real screenshots (square, hex and Shapes boards) line
+# pixels cover 0.07-0.16 of the frame; on photos and noise, whose every texture passes for lines,
+# 0.3-0.7. A frame more crowded than this is no drawing of a board, whatever its lines' directions.
+CROWDED = 0.25
+
+
+def _small(frame: np.ndarray) -> np.ndarray:
+    """The frame at most SIDE pixels on its longer side."""
+    # A whole factor: OpenCV averages k x k blocks much faster than it resamples by any other ratio.
+    factor = -(-max(frame.shape[:2]) // SIDE)
+    if factor > 1:
+        frame = cv2.resize(frame, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
+    return frame
 
 
 def line_directions(frame: np.ndarray) -> np.ndarray:
@@ -30,11 +43,17 @@ def line_directions(frame: np.ndarray) -> np.ndarray:
 
     frame : (H, W, 3) uint8 ndarray, BGR
     """
-    # A whole factor: OpenCV averages k x k blocks much faster than it resamples by any other ratio.
-    factor = -(-max(frame.shape[:2]) // SIDE)
-    if factor > 1:
-        frame = cv2.resize(frame, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
+    frame = _small(frame)
     return directions_of(line_mask(frame), brightness(frame))
+
+
+def line_cover(frame: np.ndarray) -> float:
+    """The share of the frame's pixels on lines (as `line_directions` sees them).
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    mask = line_mask(_small(frame))
+    return float(mask.mean()) if mask.size else 0.0
 
 
 def directions_of(mask: np.ndarray, level: np.ndarray) -> np.ndarray:
@@ -60,9 +79,12 @@ def looks_square(share: np.ndarray) -> bool:
     )
 
 
-def unreadable_kind(share: np.ndarray) -> str | None:
+def unreadable_kind(share: np.ndarray, cover: float = 0.0) -> str | None:
     """What board line directions (`line_directions`) show that the square and hex readers cannot
-    read (for the message), or None if they show none of them."""
+    read (for the message), or None if they show none of them or the lines crowd the frame (`cover`,
+    from `line_cover`) as no board's do."""
+    if cover > CROWDED:
+        return None
     kind = shapes_kind(share)
     if kind is not None:
         return kind
