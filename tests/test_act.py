@@ -554,6 +554,25 @@ def test_the_guard_watches_the_games_window(change, message):
         guard.check(120, 320)
 
 
+def test_the_guard_takes_a_window_of_another_size_for_the_games_answer_and_a_move_for_a_move():
+    # A game fits its window to the next level (a pack of bigger boards) the moment a stroke wins: that
+    # window changed size under the strokes is the game's answer, judged by the verdict; one that only
+    # moved is still a moved window.
+    from flowbot.act.guard import BoardAnsweredError, BoardGoneError, BoardGuard
+
+    before, _ = board_frames(0)
+    dots = [cell for pair in PUZZLE.endpoints for cell in pair]
+    windows = FakeWindows({2: Region(0, 0, 600, 800)})
+    guard = BoardGuard.arm(ImageScreen([before]), Frame(before), GEOMETRY, dots, windows)
+    windows.boxes[2] = Region(-40, -40, 680, 880)  # grown about its middle
+    with pytest.raises(BoardAnsweredError, match="changed size"):
+        guard.check_window()
+    windows.boxes[2] = Region(50, 0, 600, 800)
+    with pytest.raises(BoardGoneError, match="window moved") as moved:
+        guard.check_window()
+    assert not isinstance(moved.value, BoardAnsweredError)
+
+
 def test_the_live_loop_stops_when_the_board_moves_mid_level(tmp_path):
     import random
 

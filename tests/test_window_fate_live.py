@@ -156,3 +156,42 @@ def test_a_window_moved_as_the_next_level_loads_is_followed(levels, tmp_path):
     report = _run(game, tmp_path)
     assert game.happened_at is not None
     assert report.cleared == 2 and report.halt is None, report.stopped
+
+
+def test_a_window_of_another_size_while_moving_on_is_the_game_fitting_it_to_the_next_level():
+    # Moving on from a level the game took, its window shows at another size (a pack of bigger boards):
+    # watched from its new size on, never named moved; a window that only moved is still named.
+    from flowbot.live.clock import ManualClock
+    from flowbot.live.window_watch import WindowWatch
+
+    class OneWindow:
+        """The display's one window, the game's, wherever the test puts it."""
+
+        def __init__(self, box: Region) -> None:
+            self.at = box
+
+        def stack(self) -> list[int]:
+            return [1]
+
+        def box(self, window_id: int) -> Region:
+            return self.at
+
+        def exists(self, window_id: int) -> bool:
+            return True
+
+    class Watch(WindowWatch):
+        """The watch alone, as the live loop holds it."""
+
+        def __init__(self, windows: OneWindow) -> None:
+            self.windows, self.clock = windows, ManualClock()
+            self._window_before, self._window_checked, self._window_moved_at = None, float("-inf"), None
+
+    windows = OneWindow(Region(500, 20, 540, 960))
+    watch = Watch(windows)
+    watch._window_before = (1, Region(520, 300, 500, 500), WindowFacts(True, True, windows.at))
+    windows.at = Region(460, 0, 620, 1000)  # grown for the next level
+    watch.check_window(now=True)
+    assert watch._window_before[2].box == Region(460, 0, 620, 1000)
+    windows.at = Region(600, 0, 620, 1000)  # then moved, at the same size
+    with pytest.raises(WindowGoneError, match="moved from"):
+        watch.check_window(now=True)

@@ -166,9 +166,12 @@ class BoardGuard:
         if box is None:
             raise BoardGoneError(f"the game's window is gone (closed or hidden); {STOPPED}")
         if box != self.window.box:
-            raise BoardGoneError(
-                f"the game's window moved (from {self.window.box} to {box}, LEFT,TOP,WIDTH,HEIGHT); {STOPPED}"
-            )
+            where = f"from {self.window.box} to {box}, LEFT,TOP,WIDTH,HEIGHT"
+            if (box.width, box.height) != (self.window.box.width, self.window.box.height):
+                # A game fits its window to the level it shows: one that changed size under the strokes
+                # is the game's answer (the next level, of another size) until the verdict finds no word.
+                raise BoardAnsweredError(f"the game's window changed size ({where}); {STOPPED}")
+            raise BoardGoneError(f"the game's window moved ({where}); {STOPPED}")
         stack = self.windows.stack()
         above = stack[stack.index(self.window.id) + 1 :] if self.window.id in stack else []
         for window_id in above:

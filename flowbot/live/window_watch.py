@@ -52,10 +52,23 @@ class WindowWatch:
             return
         self._window_checked = time
         window_id, area, before = noted
-        fate = window_fate(before, window_facts(self.windows, window_id, area))
+        facts = window_facts(self.windows, window_id, area)
+        fate = window_fate(before, facts)
+        if fate.what == "moved" and _resized(before, facts):
+            # Moving on from a level the game took, a window of another size is the game fitting it to
+            # the next level (a pack of bigger boards): watched from its new size on.
+            self._window_before = (window_id, area, facts)
+            return
         if fate.what == "moved" and not now:
             self._window_moved_at = self._window_moved_at if self._window_moved_at is not None else time
             if time - self._window_moved_at < MOVED_GRACE:
                 return  # the next level may show in the window's new place
         if fate.what != "nothing":
             raise fate.error()
+
+
+def _resized(before: WindowFacts, now: WindowFacts) -> bool:
+    """True when the window shows at another size than before (not only in another place)."""
+    if before.box is None or now.box is None:
+        return False
+    return (before.box.width, before.box.height) != (now.box.width, now.box.height)
