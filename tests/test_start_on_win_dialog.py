@@ -128,3 +128,16 @@ def test_a_button_far_from_the_win_words_is_not_the_dialogs():
     far, _ = _dialog("Settings", ["continue"], at=(1200, 700))
     pixels[600:] = far[600:]  # another window's button, far below and aside
     assert _pressed(pixels) == []
+
+
+def test_without_tesseract_a_run_started_on_a_won_dialog_says_it_needs_it(levels, tmp_path, monkeypatch):
+    # With no OCR the dialog's words cannot be read: nothing is pressed, and the stop says why, not
+    # "close what covers the board" as if a dialog's button could have been pressed.
+    monkeypatch.setattr("flowbot.capture.ocr.available", lambda: False)
+    game = DesktopGame(levels, desktop=(1600, 1000), at=(530, 20))
+    assert _run(game, tmp_path).cleared == 1  # the first run plays on a level: no words needed
+    level, results = game.session.level, list(game.results)
+    second = _run(game, tmp_path)  # starts on the first level's win dialog
+    assert second.cleared == 0  # short of its count: status 4
+    assert "Tesseract is not installed" in second.stopped and "close what covers" not in second.stopped
+    assert (game.session.level, game.results) == (level, results)  # nothing pressed

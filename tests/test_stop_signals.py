@@ -191,3 +191,56 @@ def test_a_stop_that_comes_just_as_the_temp_file_is_opened_removes_it(tmp_path, 
     with pytest.raises(Stopped):
         formats.atomic_write_bytes(tmp_path / "level.json", b"{}")
     assert list(tmp_path.iterdir()) == []
+
+
+class _StopWhileImporting:
+    """A finder that stops the program (SIGTERM, as the handler raises it) as `name` is imported."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find_spec(self, fullname, path=None, target=None):
+        from flowbot.errors import Stopped
+
+        if fullname == self.name:
+            raise Stopped(signal.SIGTERM, "SIGTERM")
+        return None
+
+
+def test_a_stop_while_the_demo_is_still_loading_still_gives_its_json_line(tmp_path, monkeypatch, capsys):
+    from flowbot.cli import main
+
+    monkeypatch.delitem(sys.modules, "flowbot.modes.demo", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_StopWhileImporting("flowbot.modes.demo"), *sys.meta_path])
+    status = main(["demo", "--json", "--record", str(tmp_path / "demo.gif")])
+    out, err = capsys.readouterr()
+    assert status == 143, err
+    record = json.loads(out)
+    assert record["interrupted"] is True and record["stopped"] == "interrupted by SIGTERM"
+    assert record["levels"] == 10  # the demo pack, as a stop mid-run says
+    assert err == "flowbot: interrupted by SIGTERM\n"
+
+
+def test_a_stop_before_the_demo_s_recording_began_is_a_stop_not_a_crash(monkeypatch):
+    # The stop (or any error) comes while the bot's pointer is being opened, before the recorder's
+    # thread was started: ending the recording must not hide it behind an error of its own.
+    from flowbot.act import pointer
+    from flowbot.capture import monitors, screen
+    from flowbot.capture.screen import Region
+    from flowbot.errors import Stopped
+    from flowbot.modes import demo
+
+    class Screen:
+        bounds = Region(0, 0, 640, 1024)
+
+        def close(self) -> None:
+            pass
+
+    def stopped(*args, **kwargs):
+        raise Stopped(signal.SIGTERM, "SIGTERM")
+
+    monkeypatch.setattr(screen, "MssScreen", Screen)
+    monkeypatch.setattr(monitors, "look_at_the_game", lambda *args: None)
+    monkeypatch.setattr(pointer, "open_pointer", stopped)
+    with pytest.raises(Stopped):
+        demo._play(None, sys.stderr, recording=True, headless=True)

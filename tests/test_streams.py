@@ -163,3 +163,17 @@ def test_numbermatch_json_is_valid_utf8_for_a_name_that_is_not(tmp_path):
     assert b"Traceback" not in done.stderr
     (line,) = done.stdout.decode("utf-8").splitlines()
     assert json.loads(line)["source"] == str(board)
+
+
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+def test_a_name_that_is_not_utf8_is_its_bytes_in_results_and_escaped_in_messages(locale, tmp_path):
+    good = puzzle_file(tmp_path, NOT_UTF8)
+    bad = puzzle_file(tmp_path, b"h\xff.txt", "A.\n..\n")  # cannot be read: a message names it
+    done = flowbot("solve", good, bad, env={"LC_ALL": locale})
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert os.fsencode(good) + b": 5x5" in done.stdout  # the name's own bytes
+    assert b"h\\udcff.txt" in done.stderr and b"h\xff" not in done.stderr
+    page = (Path(__file__).resolve().parents[1] / "docs" / "guarantees.md").read_text(encoding="utf-8")
+    said = " ".join(page.split())  # what the guarantees page says, as it says it
+    assert "bytes as they are in a UTF-8 or the C locale" in said
+    assert "messages on stderr always escape them" in said

@@ -195,3 +195,35 @@ def test_a_window_of_another_size_while_moving_on_is_the_game_fitting_it_to_the_
     windows.at = Region(600, 0, 620, 1000)  # then moved, at the same size
     with pytest.raises(WindowGoneError, match="moved from"):
         watch.check_window(now=True)
+
+
+class GoingAsThePointerComes(FatedGame):
+    """The fate comes as the pointer comes to the dialog's button (the click's approach), after the
+    checks made before the click: the press that follows would land on what is there now."""
+
+    def __init__(self, levels, fate: str) -> None:
+        super().__init__(levels, fate, after=10**9)  # never by looks
+        self.pressed_after: list[tuple[float, float]] = []
+
+    def move(self, x: float, y: float) -> None:
+        super().move(x, y)
+        if self.armed and self.happened_at is None:
+            self.happened_at = self.clock.now()
+            self.state = self.fate
+            if self.fate == "moved":
+                self.move_window(self.at[0] + 200, self.at[1])
+
+    def down(self) -> None:
+        if self.happened_at is not None:
+            self.pressed_after.append((self.x, self.y))
+        super().down()
+
+
+@pytest.mark.parametrize(("fate", "words"), [("closed", "was closed"), ("hidden", "was hidden"),
+                                             ("moved", "moved from"), ("covered", "covers")])  # fmt: skip
+def test_a_window_that_goes_as_the_pointer_comes_to_the_button_gets_no_press(levels, tmp_path, fate, words):
+    game = GoingAsThePointerComes(levels, fate)
+    report = _run(game, tmp_path)
+    assert game.happened_at is not None
+    assert game.pressed_after == []  # no press on the desktop, another window, or the window's old place
+    assert isinstance(report.halt, WindowGoneError) and words in report.stopped

@@ -367,13 +367,20 @@ def mouse_position(screen: MssScreen | None = None) -> tuple[int, int]:
 
 
 def click(
-    pointer: Pointer, x: float, y: float, hold: float = 0.05, approach: float = 0.0, sleep=time.sleep
+    pointer: Pointer,
+    x: float,
+    y: float,
+    hold: float = 0.05,
+    approach: float = 0.0,
+    sleep=time.sleep,
+    ready: Callable[[], None] | None = None,
 ) -> None:
     """Move to (x, y), press, hold briefly (games read a click over a frame or two), release.
 
     With `approach` seconds, come to the point in two moves (from two pixels off) and rest there before
     pressing: a game that learns where the pointer is only from motion events, and drops events queued
-    behind another, sees it on the control before the press."""
+    behind another, sees it on the control before the press. `ready` is called at the last moment
+    before the press (it raises to stop it: the game's window gone meanwhile)."""
     bounds = getattr(pointer, "bounds", None)
     if approach > 0 and (bounds is None or bounds.contains(x - 2, y - 2)):
         pointer.move(x - 2, y - 2)
@@ -381,6 +388,8 @@ def click(
     pointer.move(x, y)
     if approach > 0:
         sleep(approach / 2)
+    if ready is not None:
+        ready()
     pointer.down()
     try:
         sleep(hold)

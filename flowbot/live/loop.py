@@ -24,6 +24,7 @@ from flowbot.act.plan import PointerSettings
 from flowbot.act.pointer import Pointer, StopRun, stop_signals
 from flowbot.act.tuning import Tuner
 from flowbot.artifacts import default_folder
+from flowbot.capture import ocr
 from flowbot.capture.buttons import buttons_by_words
 from flowbot.capture.controls import is_forbidden, label_score, says_won, skips_only
 from flowbot.capture.ocr import Word, read_words
@@ -193,10 +194,15 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
         reason = self.last_reason
         following = self.close_win_dialog()
         if following is None:
+            note = no_ocr_note()
             self.last_reason = reason + (
                 "; flowbot presses nothing to move on from a board it cannot read (that could skip a "
-                "level never played), but a win dialog's own button: close what covers the board, or "
-                "start on a level"
+                "level never played), "
+                + (
+                    f"and {note}"
+                    if note
+                    else "but a win dialog's own button: close what covers the board, or start on a level"
+                )
             )
         return following
 
@@ -217,6 +223,17 @@ class LiveLoop(LevelPlay, Observer, GamePlace, WinSigns, TallySigns, MoveOn, Pic
             x, y = button.center
             return self._try((x + frame.left, y + frame.top), None, self.region)
         return None
+
+
+def no_ocr_note() -> str:
+    """'' when a win dialog's words can be read (Tesseract); else why no dialog's button is pressed
+    over a board that cannot be read (a stop's message says it)."""
+    if ocr.available():
+        return ""
+    return (
+        "a win dialog's button is pressed only once Tesseract reads its words, and Tesseract is not "
+        "installed: start on a level, or install Tesseract"
+    )
 
 
 def _box_of(words: list[Word]) -> tuple[int, int, int, int]:

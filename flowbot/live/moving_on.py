@@ -249,24 +249,32 @@ class MoveOn:
         back after."""
         if self.dry_run:
             return
-        self.check_window(now=True)  # never a press on a window closed, hidden, moved or covered since
+        self._check_target(target)
+        bounds = getattr(self.pointer, "bounds", None)
+        if window is not None and bounds is not None and self.region is None:
+            self.pointer.bounds = window
+        try:
+            # Looked at again once the pointer is there, at the last moment before the press: the
+            # window may go while the pointer comes (and a press on the bare desktop is no press).
+            click(self.pointer, *target, hold=CLICK_HOLD, approach=CLICK_APPROACH, sleep=self.clock.sleep,
+                  ready=lambda: self._check_target(target))  # fmt: skip
+        finally:
+            if bounds is not None and self.region is None:
+                self.pointer.bounds = bounds
+
+    def _check_target(self, target: tuple[float, float]) -> None:
+        """Stop unless the game's window is as it was (not closed, hidden, moved or covered since) and
+        `target` is on a window of the game, never the desktop or another program."""
+        self.check_window(now=True)
         guard = getattr(self.pointer, "guard", None)
         try:
             if guard is not None and hasattr(guard, "check_point"):
-                guard.check_point(*target)  # on a window of the game, never the desktop or another program
+                guard.check_point(*target)
             else:
                 check_on_a_window(self.windows, *target)  # the game's window not known yet: not the desktop
         except BoardGoneError:
             self.check_window(now=True)  # the window went a moment ago: say what happened to it
             raise
-        bounds = getattr(self.pointer, "bounds", None)
-        if window is not None and bounds is not None and self.region is None:
-            self.pointer.bounds = window
-        try:
-            click(self.pointer, *target, hold=CLICK_HOLD, approach=CLICK_APPROACH, sleep=self.clock.sleep)
-        finally:
-            if bounds is not None and self.region is None:
-                self.pointer.bounds = bounds
 
     def _came(self, previous: list[str], timeout: float, reason: str) -> Scene | None:
         """The next board, or None with `reason` noted."""

@@ -33,7 +33,7 @@ from flowbot.capture.verdict import (
 from flowbot.errors import FlowbotError
 from flowbot.live.game_over import game_over_message
 from flowbot.live.last_frame import LastFrame
-from flowbot.live.loop import POLL, LiveLoop
+from flowbot.live.loop import POLL, LiveLoop, no_ocr_note
 from flowbot.live.report import AutoClearError, Evidence, GameOver, LevelResult, Report
 from flowbot.live.scene import Scene
 from flowbot.live.watch import polls
@@ -109,12 +109,14 @@ class AutoClear(LiveLoop):
             report, Frame(picture, scene.frame.left, scene.frame.top), f"level-{number}-misread"
         )
         cause = _likely_cause(scene.frame, puzzle)
+        note = no_ocr_note()
+        pressed = "nothing is pressed" if note else "nothing but a win dialog's own button is pressed"
         return AutoClearError(
             f"level {number}: the board read as {puzzle.size} with {len(puzzle.colors)} colours has "
             f"{result.status} status{cause}, so it was most likely misread or covered (a level already "
-            "drawn, a popup over it; what was read is drawn on the saved picture); nothing but a win "
-            "dialog's own button is pressed to move on, as that could skip a level never played; try "
-            "--region around the game window or `flowbot calibrate --check`"
+            f"drawn, a popup over it; what was read is drawn on the saved picture); {pressed} to move on, "
+            f"as that could skip a level never played{f' ({note})' if note else ''}; try --region around "
+            "the game window or `flowbot calibrate --check`"
         )
 
     def verdict(

@@ -19,7 +19,7 @@ import numpy as np
 from flowbot.act.plan import PointerSettings
 from flowbot.capture.screen import Region
 from flowbot.display import end_process
-from flowbot.errors import FlowbotError, OutputFileError, stop_words
+from flowbot.errors import FlowbotError, OutputFileError
 from flowbot.formats import Outputs
 from flowbot.progress import Progress
 
@@ -59,30 +59,29 @@ def run_demo(
         outputs.claim(record, "the recording")
         check_can_create(Path(record))
     started = time.perf_counter()
-    try:
-        with (
-            VirtualDisplay(*_screen_size()) if headless else contextlib.nullcontext(),
-            tempfile.TemporaryDirectory() as tmp,
-        ):
-            results = Path(tmp) / "results.jsonl"
-            game = _start_game(results, levels)
-            try:
-                report, frames = _play(levels, err, record is not None, headless)
-            finally:
-                end_process(game)  # the game writes its results on the way out
-            solved = _solved_by_game(results)
-    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM or SIGHUP before the bot's loop took over
-        if as_json:  # the one line a script reads says so, as it does for a stop mid-run
-            asked = levels if levels is not None else _pack_size()
-            line = {"levels": asked, "solved_by_game": 0, "stopped": stop_words(stop), "interrupted": True}
-            out.write(json.dumps(line) + "\n")
-        raise
+    # A stop (Ctrl-C, SIGTERM, SIGHUP) before the bot's loop took over propagates to the command,
+    # whose --json line says so (flowbot.commands.demo); the loop turns a stop into its report.
+    with (
+        VirtualDisplay(*_screen_size()) if headless else contextlib.nullcontext(),
+        tempfile.TemporaryDirectory() as tmp,
+    ):
+        results = Path(tmp) / "results.jsonl"
+        game = _start_game(results, levels)
+        try:
+            report, frames = _play(levels, err, record is not None, headless)
+        finally:
+            end_process(game)  # the game writes its results on the way out
+        solved = _solved_by_game(results)
     seconds = time.perf_counter() - started
     wanted = levels if levels is not None else _pack_size()  # what was asked, also of a run cut short
     _tell(report, solved, wanted, seconds, as_json, out, err)
-    if record is not None and frames:
-        _write_gif(frames, record, outputs)
-        (err if as_json else out).write(f"recording of the run: {record}\n")
+    try:
+        if record is not None and frames:
+            _write_gif(frames, record, outputs)
+            (err if as_json else out).write(f"recording of the run: {record}\n")
+    except KeyboardInterrupt as stop:
+        stop.summarised = True  # the run's line is out already: the command adds none
+        raise
     if report.halt is not None:
         raise report.halt  # after the summary: a stop (a signal, the fail-safe) is no pass; its own status
     return 0 if solved >= wanted and wanted > 0 else 1
@@ -198,7 +197,7 @@ def bundled_settings() -> PointerSettings:
 
 def _pack_size() -> int:
     """How many levels the demo pack has."""
-    from flowbot.game.app import levels_from
+    from flowbot.game.packs import levels_from
 
     return len(levels_from(DEMO_PACK, None))
 
@@ -227,7 +226,8 @@ class _Recorder:
     def stop(self) -> list[np.ndarray]:
         """End recording and return the frames (RGB)."""
         self._stop.set()
-        self._thread.join(timeout=5)
+        if self._thread.ident is not None:  # a stop or an error may come before it was started
+            self._thread.join(timeout=5)
         return self.frames
 
     def _run(self) -> None:
