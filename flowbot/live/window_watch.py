@@ -16,8 +16,9 @@ from flowbot.live.window_fate import WindowFacts, window_facts, window_fate
 CHECK_EVERY = 0.2
 # Seconds a window seen moved while waiting for the next level gets for that level to show (in its new
 # place, where the whole screen's look finds it: a game may move its window as a level loads) before
-# the move is named: within the 2 s, with a check's interval to spare.
-MOVED_GRACE = 1.5
+# the move is named: within the 2 s with two looks to spare (a look at the whole screen takes up to
+# 0.4 s on a busy machine: at 1.5 s a move was named after 2.1-3.3 s at a load of 10-12).
+MOVED_GRACE = 1.0
 
 
 class WindowWatch:
