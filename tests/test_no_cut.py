@@ -217,3 +217,26 @@ def test_a_redraw_planned_from_the_frames_alone_clears_the_strays_and_wins(light
     for color in sorted(redraw):
         stroke(view, solution.paths[color])
     assert view.session.board.complete
+
+
+def test_a_game_whose_taps_clear_nothing_gets_one_round_of_taps_a_level():
+    # A game that clears a flow only by a new drag from its dot (a tap leaves the pipe, as a browser
+    # game's does): the board a round of taps left as it was says so, and the rest of the level's
+    # redraws tap no more (each tap waits a double-click's span: 13 flows cost 8 s a round).
+    from types import SimpleNamespace
+
+    from flowbot.modes.flow_tries import FlowTries
+
+    view = game(no_cut=True)
+    stroke(view, STRAY_BLUE)
+    stroke(view, RED)
+    solution, seen = solution_of(view), seen_in(view)
+    taps: list = []
+    pointer = SimpleNamespace(move=lambda x, y: taps.append((x, y)), down=lambda: None, up=lambda: None)
+    loop = SimpleNamespace(pointer=pointer, clock=SimpleNamespace(sleep=lambda seconds: None))
+    tries = FlowTries(loop, None, [], None, 2, 4, 2, [], (None, None), 0)
+    tries.seen = lambda run: seen  # the board never changes: the taps clear nothing
+    run = SimpleNamespace(number=1, solution=solution, scene=SimpleNamespace(geometry=view.layout.geometry))
+    assert tries.clear_strays(run) == {0, 2}  # red and the stray blue are still drawn again
+    assert len(taps) == 2 and not tries.taps_clear  # one round of two taps, not three rounds
+    assert tries.clear_strays(run) == {0, 2} and len(taps) == 2  # the next redraw taps nothing

@@ -57,6 +57,7 @@ class FlowTries:
     probing: bool = False  # the last try was judged with the tuner's short look
     # Per flow drawn again alone at the tuner's current rung: how often it showed joined, unconfirmed.
     redrawn: dict[int, int] = field(default_factory=dict)
+    taps_clear: bool = True  # False once a round of taps on dots left the board as it was
 
     @classmethod
     def start(cls, loop: Any, run: LevelRun) -> FlowTries:
@@ -146,17 +147,24 @@ class FlowTries:
 
     def clear_strays(self, run: LevelRun) -> set[int]:
         """Clear the flows in the way of a redraw (see the module's docstring): tap one dot of each,
-        look again, up to CLEAR_ROUNDS times; the flows found in the way, to be drawn again."""
+        look again, up to CLEAR_ROUNDS times; the flows found in the way, to be drawn again. A game
+        whose board a round of taps left as it was does not clear a flow on a tap (a drag from its
+        dot does): no more taps for the level, each a double-click's span of waiting."""
         loop, solution = self.loop, run.solution
         in_way: set[int] = set()
+        tapped: list[list[int | None]] | None = None
         for _ in range(CLEAR_ROUNDS):
             seen = self.seen(run)
             in_way |= set(flows_in_the_way(seen, solution))
-            taps = clearing_taps(seen, solution)
+            taps = clearing_taps(seen, solution) if self.taps_clear else []
+            if tapped is not None and seen == tapped:
+                log.info("level %d: taps on dots cleared nothing; no more clearing taps", run.number)
+                self.taps_clear, taps = False, []
             if not taps:
                 break
             log.info("level %d: %d flow(s) in the way; tapping their dots first", run.number, len(taps))
             tap_dots(loop.pointer, [run.scene.geometry.center(dot) for dot in taps], loop.clock.sleep)
+            tapped = seen
         return in_way
 
     def seen(self, run: LevelRun) -> list[list[int | None]]:
