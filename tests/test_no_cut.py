@@ -240,3 +240,20 @@ def test_a_game_whose_taps_clear_nothing_gets_one_round_of_taps_a_level():
     assert tries.clear_strays(run) == {0, 2}  # red and the stray blue are still drawn again
     assert len(taps) == 2 and not tries.taps_clear  # one round of two taps, not three rounds
     assert tries.clear_strays(run) == {0, 2} and len(taps) == 2  # the next redraw taps nothing
+
+
+def test_flows_in_each_others_way_say_the_rung_is_too_fast_only_when_clearing_gained_nothing():
+    from types import SimpleNamespace
+
+    from flowbot.modes.flow_tries import FlowTries
+
+    tries = FlowTries(SimpleNamespace(), None, [], None, 2, 4, 2, [], (None, None), was_broken=5)
+    evidence = SimpleNamespace(unconfirmed=False)
+    # Fewer flows broken than the try before, each stopped by another: the game does not cut pipes.
+    assert not tries.too_fast(evidence, broken={1, 2, 3}, in_way={1, 2, 3})
+    # As many as before: clearing and drawing again gained nothing, the rung is too fast.
+    tries.was_broken = 3
+    assert tries.too_fast(evidence, broken={1, 2, 3}, in_way={1, 2, 3})
+    # Cells left empty by a flow no other stopped: too fast, as always.
+    tries.was_broken = 5
+    assert tries.too_fast(evidence, broken={1, 4}, in_way={1})

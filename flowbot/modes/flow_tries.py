@@ -134,7 +134,9 @@ class FlowTries:
     def too_fast(self, evidence: Evidence, broken: set[int], in_way: set[int]) -> bool:
         """Whether a try not taken says the rung is too fast for the game. Not when every flow it
         left broken was stopped by another colour or stood in another's way (a game that does not cut
-        pipes: tries drawn too fast leave cells empty, not another flow's). Not when every join showed
+        pipes: tries drawn too fast leave cells empty, not another flow's), unless it left no fewer
+        flows broken than the try before (nothing gained by clearing: a rung the game cannot follow
+        leaves pipes astray try after try). Not when every join showed
         (drawn, unconfirmed: a release the game missed says nothing of speed) until one flow drawn
         again alone at this rung stayed unconfirmed UNCONFIRMED_REDRAWS times."""
         if evidence.unconfirmed:
@@ -143,7 +145,7 @@ class FlowTries:
             flow = self.strokes[0].color
             self.redrawn[flow] = self.redrawn.get(flow, 0) + 1
             return self.redrawn[flow] >= UNCONFIRMED_REDRAWS
-        return not (in_way and broken <= in_way)
+        return not (in_way and broken <= in_way) or len(broken) >= self.was_broken
 
     def clear_strays(self, run: LevelRun) -> set[int]:
         """Clear the flows in the way of a redraw (see the module's docstring): tap one dot of each,
