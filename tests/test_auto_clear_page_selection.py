@@ -160,3 +160,23 @@ def test_a_flow_drawn_in_part_then_lost_to_the_browser_is_tapped_once_its_drag_s
     report = loop.run()
     assert report.cleared == 1, report.summary()
     assert page.lost_drags > 0
+
+
+def test_a_page_selected_before_a_tuned_run_gets_a_tap_once_a_whole_try_showed_nothing(levels, tmp_path):
+    # While the pointer's rung is tuned, a drag the game showed nothing of is taken for speed and not
+    # tapped; but a whole try that changed no cell is a page taking every drag as the browser's: the
+    # next try begins with a tap (a web game's 15x15 drew nothing on six rungs in a row without it).
+    from flowbot.act.tuning import start_tuner
+
+    results: list = []
+    game = SimulatedGame(levels, variant=Variant(dialog=False), delay=0.0,
+                         session=Session(levels, report=results.append))  # fmt: skip
+    page = SelectingPage(game)
+    page.selected = True  # left so by whatever ran before
+    loop = AutoClear(page, page, PointerSettings(), None, 1, artifacts=tmp_path, clock=game.clock,
+                     settle_timeout=1.0, verify_timeout=0.3)  # fmt: skip
+    loop.tuner = start_tuner(PointerSettings())
+    report = loop.run()
+    assert report.cleared == 1, report.summary()
+    assert report.levels[0].retries <= 2
+    assert results and results[0].solved

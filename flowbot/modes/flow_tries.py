@@ -183,9 +183,12 @@ class FlowTries:
         drawn = {stroke.color for stroke in self.strokes}
         untouched, self.last_look = loop.untouched(run.scene, solution, self.last_look)
         # While tuning, a drag the game showed nothing of was too fast (a jump it does not fill): the
-        # next try is slower, and a tap would only cost time (a time trial's).
+        # next try is slower, and a tap would only cost time (a time trial's). But a whole try that
+        # changed no cell is no speed alone: a page left with a selection takes every drag as the
+        # browser's drag-and-drop (a web game's 15x15 drew nothing on six rungs in a row so): tapped.
         tuning = loop.tuner is not None and loop.tuner.probing
-        self.tap_first = set() if tuning else untouched & broken & drawn
+        nothing_shown = bool(drawn) and drawn <= untouched
+        self.tap_first = set() if tuning and not nothing_shown else untouched & broken & drawn
         if evidence.against:
             # The game's counters say flows are missing though every one shows joined: it lost
             # releases, and may lose a redraw's too: three times round the flows, one a try.
