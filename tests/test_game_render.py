@@ -220,3 +220,15 @@ def test_a_frame_drawn_the_same_is_put_on_the_window_again_only_when_exposed_or_
     surface.fill((0, 0, 0))  # never locked by the comparison: drawing goes on
     deep = pygame.Surface((40, 30), depth=24)
     assert shown.changed(deep) and shown.changed(deep)  # not comparable in place: always put
+
+
+@pytest.mark.parametrize("depth", [8, 16, 24, 32])
+def test_a_surface_becomes_the_bgr_frame_of_its_pixels_at_every_depth(depth):
+    surface = pygame.Surface((37, 13), depth=depth)
+    pixels = np.random.default_rng(depth).integers(0, 256, (37, 13, 3), dtype=np.uint8)
+    if depth > 8:
+        pygame.surfarray.blit_array(surface, pixels)
+    for shown in (surface, surface.subsurface((3, 2, 20, 9))):
+        frame = surface_to_bgr(shown)
+        assert np.array_equal(frame, pygame.surfarray.array3d(shown).transpose(1, 0, 2)[:, :, ::-1])
+        assert frame.flags["C_CONTIGUOUS"] and frame.flags["WRITEABLE"]

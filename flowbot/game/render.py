@@ -640,8 +640,14 @@ def surface_to_bgr(surface: pygame.Surface) -> np.ndarray:
 
     returns : (H, W, 3) uint8 ndarray, BGR
     """
-    # surfarray indexes pixels [x, y] in RGB; frames are [y, x] in BGR.
-    return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2)[:, :, ::-1])
+    if surface.get_bitsize() < 24:
+        # surfarray indexes pixels [x, y] in RGB; frames are [y, x] in BGR. (Its scaling of fewer
+        # bits to eight differs from SDL's, so those surfaces keep this path.)
+        return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2)[:, :, ::-1])
+    # The same pixels in half the time: SDL's RGB bytes, row by row, reversed to BGR in one copy.
+    width, height = surface.get_size()
+    rgb = np.frombuffer(pygame.image.tobytes(surface, "RGB"), np.uint8).reshape(height, width, 3)
+    return rgb[:, :, ::-1].copy()
 
 
 def _segment(x1: float, y1: float, x2: float, y2: float, width: int) -> pygame.Rect:
