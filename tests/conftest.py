@@ -72,6 +72,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # would fix the size of every terminal a test opens (curses takes them over the terminal's own).
     for name in ("LINES", "COLUMNS"):
         os.environ.pop(name, None)
+    # Every tesseract run of the tests' own (the press recorder's labels) on one thread, as flowbot's
+    # are (flowbot/capture/ocr.py): the same words for a third of the CPU.
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 
 def _one_display_start_at_a_time(config: pytest.Config) -> None:

@@ -286,3 +286,14 @@ def test_a_picture_read_lately_is_not_read_again_and_a_changed_one_is(monkeypatc
     picture[5, 5] = 255
     ocr.read_words(picture)
     assert len(calls) == 2
+
+
+def test_tesseract_runs_on_one_thread_unless_the_environment_says_otherwise(monkeypatch):
+    # tesseract's OpenMP threads spin while they wait: the same words cost three times the CPU.
+    pytest.importorskip("pytesseract")
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    ocr._engine()
+    assert ocr.os.environ["OMP_THREAD_LIMIT"] == "1"
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "3")
+    ocr._engine()
+    assert ocr.os.environ["OMP_THREAD_LIMIT"] == "3"

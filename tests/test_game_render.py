@@ -11,7 +11,7 @@ from flowbot.capture.read import read_puzzle  # noqa: E402 - after the skip when
 from flowbot.game.board import GameBoard  # noqa: E402
 from flowbot.game.layout import Dialog  # noqa: E402
 from flowbot.game.packs import levels_from  # noqa: E402
-from flowbot.game.render import DIALOG_FILL, Renderer, Theme, surface_to_bgr  # noqa: E402
+from flowbot.game.render import DIALOG_FILL, REFRESH_FRAMES, Renderer, ShownFrame, Theme, surface_to_bgr  # noqa: E402
 from flowbot.model import Puzzle  # noqa: E402
 from flowbot.solve.sat import solve  # noqa: E402
 from tests.boards import canonical  # noqa: E402
@@ -204,3 +204,31 @@ def test_an_inside_hole_cannot_be_seen():
     puzzle = Puzzle.from_rows(["A....", ".....", "..#..", "B...B", "A...."])
     rows = read_puzzle(frame_of(GameBoard(puzzle), (540, 960))).puzzle.to_rows()
     assert rows[2] == "....."
+
+
+def test_a_frame_drawn_the_same_is_put_on_the_window_again_only_when_exposed_or_at_the_refresh():
+    surface = pygame.Surface((40, 30), depth=32)
+    shown = ShownFrame()
+    assert shown.changed(surface)  # the first frame
+    assert not shown.changed(surface)
+    surface.set_at((3, 4), (255, 0, 0))
+    assert shown.changed(surface)  # one pixel differs
+    assert not shown.changed(surface)
+    assert shown.changed(surface, exposed=True)  # another window spoilt what the window shows
+    assert [shown.changed(surface) for _ in range(REFRESH_FRAMES + 1)] == [False] * REFRESH_FRAMES + [True]
+    assert shown.changed(pygame.Surface((40, 31), depth=32))  # a resized window
+    surface.fill((0, 0, 0))  # never locked by the comparison: drawing goes on
+    deep = pygame.Surface((40, 30), depth=24)
+    assert shown.changed(deep) and shown.changed(deep)  # not comparable in place: always put
+
+
+@pytest.mark.parametrize("depth", [8, 16, 24, 32])
+def test_a_surface_becomes_the_bgr_frame_of_its_pixels_at_every_depth(depth):
+    surface = pygame.Surface((37, 13), depth=depth)
+    pixels = np.random.default_rng(depth).integers(0, 256, (37, 13, 3), dtype=np.uint8)
+    if depth > 8:
+        pygame.surfarray.blit_array(surface, pixels)
+    for shown in (surface, surface.subsurface((3, 2, 20, 9))):
+        frame = surface_to_bgr(shown)
+        assert np.array_equal(frame, pygame.surfarray.array3d(shown).transpose(1, 0, 2)[:, :, ::-1])
+        assert frame.flags["C_CONTIGUOUS"] and frame.flags["WRITEABLE"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import os
 import shutil
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -37,6 +38,10 @@ MAX_BAND_SCALE = 6.0
 # The words of the pictures read last, by digest (see read_words): the live loop looks at a game's
 # window after every try of a level, and a window that did not change reads as it did.
 READ_KEPT = 16
+# Threads each tesseract run may use (OpenMP's OMP_THREAD_LIMIT, unless the environment sets it):
+# with more, its OpenMP threads spin while they wait, costing three to four times the CPU on a
+# window-sized picture for the same words, and its wall time too on a machine that is busy anyway.
+TESSERACT_THREADS = "1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +78,15 @@ def available() -> bool:
     return True
 
 
+def _engine():
+    """pytesseract, the tesseract runs it starts limited to TESSERACT_THREADS threads (they inherit
+    this process's environment; a limit set there already is kept)."""
+    import pytesseract
+
+    os.environ.setdefault("OMP_THREAD_LIMIT", TESSERACT_THREADS)
+    return pytesseract
+
+
 def read_line(patch: np.ndarray) -> str:
     """The text of a one-line label (a button's inside), or '' when nothing is read.
 
@@ -91,7 +105,7 @@ def read_lines(patches: list[np.ndarray]) -> list[str]:
     usable = [index for index, patch in enumerate(patches) if patch.size and min(patch.shape[:2]) >= 4]
     if not usable or not available():
         return texts
-    import pytesseract
+    pytesseract = _engine()
 
     prepared = [_binarised(_prepared(patches[index], TEXT_HEIGHT, pad=TEXT_HEIGHT // 2)) for index in usable]
     width = max(image.shape[1] for image in prepared)
@@ -152,7 +166,7 @@ def _picture_key(frame: np.ndarray, scale: float | None = None) -> bytes:
 
 def _tesseract_words(frame: np.ndarray, scale: float | None = None) -> list[Word]:
     """Every word tesseract finds on a frame, in frame pixels (see read_words)."""
-    import pytesseract
+    pytesseract = _engine()
 
     height = frame.shape[0]
     # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.

@@ -136,6 +136,7 @@ def _play(
     import pygame
 
     from flowbot.game.presslog import PressLog
+    from flowbot.game.render import EXPOSING_EVENTS, ShownFrame
     from flowbot.game.view import GameView
 
     shown = False
@@ -159,12 +160,16 @@ def _play(
             popup = PopupWindow(game_window_id(pygame.display.get_driver(), pygame.display.get_wm_info()))
         clock = pygame.time.Clock()
         held = False
+        shown_frame = ShownFrame()
 
-        def draw() -> None:
-            """Draw the session's current state and show it; the view keeps the layout for the next events."""
+        def draw(exposed: bool = False) -> None:
+            """Draw the session's current state and show it (unless the window shows it already); the
+            view keeps the layout for the next events."""
             # The display surface, asked for each frame: a resized window has a new one.
-            view.draw(pygame.display.get_surface() or screen)
-            pygame.display.flip()
+            surface = pygame.display.get_surface() or screen
+            view.draw(surface)
+            if shown_frame.changed(surface, exposed):
+                pygame.display.flip()
 
         draw()
         shown = True
@@ -178,8 +183,10 @@ def _play(
             presses.press(view.pointer_down(x, y), level, solved)
 
         while not stop.requested:
+            exposed = False
             # Every event in order: a stroke is only right if no motion between two cells is lost.
             for event in pygame.event.get():
+                exposed = exposed or event.type in EXPOSING_EVENTS
                 closing = event.type == pygame.QUIT
                 if event.type == pygame.KEYDOWN and not view.controls.key(pygame.key.name(event.key)):
                     closing = True  # a key that quits (Esc, q)
@@ -211,7 +218,7 @@ def _play(
             if stop.requested:
                 break
             view.tick()
-            draw()
+            draw(exposed)
             if popup is not None:  # opened on a win, closed by its button or when the next level starts
                 popup.show(view.popup(), view.popup_centre(), view.layout.scale if view.layout else 1.0)
             clock.tick(fps)

@@ -317,6 +317,7 @@ def _play(game: NumberMatchGame, stop, size: tuple[int, int], fps: int, title: s
 
     from flowbot.game.app import HIDDEN_DRIVERS, READY
     from flowbot.game.presslog import PressLog
+    from flowbot.game.render import EXPOSING_EVENTS, ShownFrame
 
     shown = False
     presses = PressLog()
@@ -334,13 +335,17 @@ def _play(game: NumberMatchGame, stop, size: tuple[int, int], fps: int, title: s
         pygame.display.set_caption(title)
         view = NumberMatchView(game, size)
         clock = pygame.time.Clock()
+        shown_frame = ShownFrame()
         view.draw(screen)
+        shown_frame.changed(screen)
         pygame.display.flip()
         shown = True
         presses.opened("numbermatch", pygame.display.get_wm_info())
         print(READY, flush=True)
         while not stop.requested:
+            exposed = False
             for event in pygame.event.get():
+                exposed = exposed or event.type in EXPOSING_EVENTS
                 if event.type == pygame.QUIT or (
                     event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q)
                 ):
@@ -356,7 +361,8 @@ def _play(game: NumberMatchGame, stop, size: tuple[int, int], fps: int, title: s
             if stop.requested:
                 break
             view.draw(screen)
-            pygame.display.flip()
+            if shown_frame.changed(screen, exposed):  # a frame the window shows already is not put again
+                pygame.display.flip()
             clock.tick(fps)
     finally:
         if shown:

@@ -592,13 +592,62 @@ def size_text(puzzle: Puzzle) -> str:
     return f"{puzzle.cols}x{puzzle.rows}"
 
 
+# A window's frame drawn the same as the one it shows is not put on it again (each put copies the whole
+# window to the X server: most of an idle game's CPU and the server's), but after an event that may
+# have spoilt what it shows, and at least every REFRESH_FRAMES frames anyway.
+EXPOSING_EVENTS = frozenset(
+    (pygame.VIDEOEXPOSE, pygame.VIDEORESIZE, pygame.WINDOWEXPOSED, pygame.WINDOWRESIZED,
+     pygame.WINDOWSIZECHANGED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.WINDOWMAXIMIZED)
+)  # fmt: skip
+REFRESH_FRAMES = 30
+
+
+class ShownFrame:
+    """The pixels a game window shows (the last frame put on it), to tell whether a frame just drawn
+    needs putting on it."""
+
+    def __init__(self) -> None:
+        self.pixels: np.ndarray | None = None
+        self.kept = 0  # frames drawn the same since the last one put on the window
+
+    def changed(self, surface: pygame.Surface, exposed: bool = False) -> bool:
+        """True when `surface` (the window's, just drawn) is to be put on the window: it differs from
+        what the window shows, the window was `exposed` (an EXPOSING_EVENTS event came), or
+        REFRESH_FRAMES frames were kept; remembered as shown then. Always True for a surface whose
+        pixels cannot be compared in place (24 bits a pixel)."""
+        try:
+            pixels = pygame.surfarray.pixels2d(surface)
+        except (ValueError, pygame.error):
+            return True
+        try:
+            if (
+                not exposed
+                and self.kept < REFRESH_FRAMES
+                and self.pixels is not None
+                and self.pixels.shape == pixels.shape
+                and np.array_equal(self.pixels, pixels)
+            ):
+                self.kept += 1
+                return False
+            self.pixels, self.kept = pixels.copy(), 0
+            return True
+        finally:
+            del pixels  # the surface stays locked while a view of its pixels lives
+
+
 def surface_to_bgr(surface: pygame.Surface) -> np.ndarray:
     """The pixels of a surface as a frame for `read_puzzle`.
 
     returns : (H, W, 3) uint8 ndarray, BGR
     """
-    # surfarray indexes pixels [x, y] in RGB; frames are [y, x] in BGR.
-    return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2)[:, :, ::-1])
+    if surface.get_bitsize() < 24:
+        # surfarray indexes pixels [x, y] in RGB; frames are [y, x] in BGR. (Its scaling of fewer
+        # bits to eight differs from SDL's, so those surfaces keep this path.)
+        return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2)[:, :, ::-1])
+    # The same pixels in half the time: SDL's RGB bytes, row by row, reversed to BGR in one copy.
+    width, height = surface.get_size()
+    rgb = np.frombuffer(pygame.image.tobytes(surface, "RGB"), np.uint8).reshape(height, width, 3)
+    return rgb[:, :, ::-1].copy()
 
 
 def _segment(x1: float, y1: float, x2: float, y2: float, width: int) -> pygame.Rect:

@@ -129,11 +129,12 @@ def _remove(cells: bytes, a: int, b: int, width: int, clear_rows: bool = True) -
         after = normalize(bytes(board), width, clear_rows=False)
         return after, -(-before // width) - -(-len(after) // width)
     taken = 0
+    first, last = sorted((a // width, b // width))
     # The later row first, so that taking it away does not move the earlier one.
-    for row in sorted({a // width, b // width}, reverse=True):
+    for row in (last, first) if first != last else (last,):
         start = row * width
         end = min(start + width, len(board))
-        if not any(board[start:end]):
+        if board.count(0, start, end) == end - start:
             del board[start:end]
             taken += 1
     return bytes(board), taken
@@ -164,15 +165,19 @@ def _pairs(classes: bytes, width: int, wrap: str, diagonals: bool) -> list[Pair]
     of `Rules.wrap`.
     """
     size = len(classes)
-    filled = [index for index, value in enumerate(classes) if value]
-    found: list[Pair] = []
-    wrapped = {}  # a slot -> the slot it pairs with across a row's end, when one does
-    across = wrap == WRAP_NEXT_ROW
-    for a, b in itertools.pairwise(filled):
-        if across:
-            wrapped[a] = b  # in any line, the next filled slot is found here already
-        if classes[a] == classes[b] and (across or a // width == b // width):
-            found.append((a, b))
+    filled = list(itertools.compress(range(size), classes))
+    if wrap == WRAP_NEXT_ROW:
+        # In any line, the next filled slot is found here already: a slot -> the slot it pairs with
+        # across a row's end.
+        wrapped = dict(itertools.pairwise(filled))
+        found = [(a, b) for a, b in wrapped.items() if classes[a] == classes[b]]
+    else:
+        wrapped = {}
+        found = [
+            (a, b)
+            for a, b in itertools.pairwise(filled)
+            if classes[a] == classes[b] and a // width == b // width
+        ]
     if wrap == WRAP_SKIP_LAST:
         # The line across rows leaves the last column out: the next filled slot but those.
         line = [index for index in filled if index % width != width - 1]
@@ -180,10 +185,10 @@ def _pairs(classes: bytes, width: int, wrap: str, diagonals: bool) -> list[Pair]
             if a // width != b // width and classes[a] == classes[b]:
                 wrapped[a] = b
                 found.append((a, b))
+    skip_of = wrapped.get
     for a in filled:
         value = classes[a]
-        skip = wrapped.get(a, -1)  # found already: a column or diagonal may be the same two slots
-        col = a % width
+        skip = skip_of(a, -1)  # found already: a column or diagonal may be the same two slots
         b = a + width
         while b < size and not classes[b]:
             b += width
@@ -191,6 +196,7 @@ def _pairs(classes: bytes, width: int, wrap: str, diagonals: bool) -> list[Pair]
             found.append((a, b))
         if not diagonals:
             continue
+        col = a % width
         for step, room in ((width + 1, width - 1 - col), (width - 1, col)):
             b = a
             for _ in range(room):
