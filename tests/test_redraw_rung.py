@@ -105,6 +105,7 @@ def tries(*colors: int) -> FlowTries:
     tries = FlowTries.__new__(FlowTries)
     tries.strokes = [_Stroke(color) for color in colors]
     tries.redrawn = {}
+    tries.was_broken = len(colors) + 1  # the first try of the level: more flows broken than it has
     return tries
 
 
