@@ -164,10 +164,11 @@ def test_a_flow_drawn_in_part_then_lost_to_the_browser_is_tapped_once_its_drag_s
 
 def test_a_page_selected_before_a_tuned_run_gets_a_tap_once_a_whole_try_showed_nothing(levels, tmp_path):
     # While the pointer's rung is tuned, a drag the game showed nothing of is taken for speed and not
-    # tapped (a game that does not fill a jump shows nothing of one); but a whole try drawn cell by
-    # cell that changed no cell is a page taking every drag as the browser's: from then on such tries
-    # are tapped before the next (a web game's 15x15 drew nothing on six rungs in a row without it).
-    # Here the jump rungs draw nothing even tapped; the cell-by-cell rung after them, tapped, wins.
+    # tapped (a game that does not fill a jump, or reads the pointer once a frame, shows nothing of a
+    # jump or of a drag with no pauses); but a whole try drawn cell by cell, pausing at each, that
+    # changed no cell is a page taking every drag as the browser's: from then on such tries are tapped
+    # (a web game's 15x15 drew nothing on six rungs in a row without it). Here the jump rungs draw
+    # nothing even tapped; the first cell-by-cell rung with pauses shows nothing, the next, tapped, wins.
     from flowbot.act.tuning import start_tuner
 
     results: list = []
@@ -180,5 +181,5 @@ def test_a_page_selected_before_a_tuned_run_gets_a_tap_once_a_whole_try_showed_n
     loop.tuner = start_tuner(PointerSettings())
     report = loop.run()
     assert report.cleared == 1, report.summary()
-    assert report.levels[0].retries <= 5  # 10 without the taps: every rung down to the slow ones
+    assert report.levels[0].retries <= 6  # 10 without the taps: every rung down to the slow ones
     assert results and results[0].solved

@@ -58,8 +58,8 @@ class FlowTries:
     # Per flow drawn again alone at the tuner's current rung: how often it showed joined, unconfirmed.
     redrawn: dict[int, int] = field(default_factory=dict)
     taps_clear: bool = True  # False once a round of taps on dots left the board as it was
-    jumped: bool = False  # the try just drawn jumped along straight runs (its rung's corners_only)
-    dead_page: bool = False  # a try drawn cell by cell showed nothing: every such try is tapped after
+    jumped: bool = False  # the try just drawn jumped or did not pause: showing nothing says nothing
+    dead_page: bool = False  # a try drawn cell by cell, a pause a move, showed nothing: taps from then on
 
     @classmethod
     def start(cls, loop: Any, run: LevelRun) -> FlowTries:
@@ -126,7 +126,9 @@ class FlowTries:
             loop.fence(moved.geometry, moved.frame, run.puzzle)
         broken = {color for color, path in enumerate(run.solution.paths) if set(path) & missing}
         in_way = self.clear_strays(run) if broken else set()
-        self.jumped = self.settings.corners_only  # how the try just drawn moved, before any step down
+        # How the try just drawn moved, before any step down: by jumps, or with no pause between moves
+        # (a game that reads the pointer once a frame sees nothing of such a drag but its ends).
+        self.jumped = self.settings.corners_only or self.settings.move_delay <= 0
         if loop.tuner is not None and self.too_fast(evidence, broken, in_way) and loop.tuner.dropped():
             self.settings = loop.tuner.settings  # too fast for this game: one rung slower
             self.redrawn.clear()
@@ -187,9 +189,9 @@ class FlowTries:
         untouched, self.last_look = loop.untouched(run.scene, solution, self.last_look)
         # While tuning, a drag the game showed nothing of was too fast (a jump it does not fill): the
         # next try is slower, and a tap would only cost time (a time trial's). But a whole try drawn
-        # cell by cell that changed no cell is no jump and no speed alone: a page left with a
-        # selection takes every drag as the browser's drag-and-drop (a web game's 15x15 drew nothing
-        # on six rungs in a row so): tapped.
+        # cell by cell, pausing at each, that changed no cell is no jump and no speed alone: a page
+        # left with a selection takes every drag as the browser's drag-and-drop (a web game's 15x15
+        # drew nothing on six rungs in a row so): from then on such tries are tapped.
         tuning = loop.tuner is not None and loop.tuner.probing
         nothing_shown = bool(drawn) and drawn <= untouched and (not self.jumped or self.dead_page)
         self.dead_page = self.dead_page or nothing_shown
