@@ -167,7 +167,7 @@ class BoardGuard:
             raise BoardGoneError(f"the game's window is gone (closed or hidden); {STOPPED}")
         if box != self.window.box:
             where = f"from {self.window.box} to {box}, LEFT,TOP,WIDTH,HEIGHT"
-            if (box.width, box.height) != (self.window.box.width, self.window.box.height):
+            if box.size != self.window.box.size:
                 # A game fits its window to the level it shows: one that changed size under the strokes
                 # is the game's answer (the next level, of another size) until the verdict finds no word.
                 raise BoardAnsweredError(f"the game's window changed size ({where}); {STOPPED}")

@@ -29,6 +29,11 @@ class Region:
     width: int
     height: int
 
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height)."""
+        return self.width, self.height
+
     def contains(self, x: float, y: float) -> bool:
         """True when the pixel (x, y) lies inside the rectangle."""
         return self.left <= x < self.left + self.width and self.top <= y < self.top + self.height

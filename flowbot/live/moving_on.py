@@ -99,7 +99,7 @@ class MoveOn:
         control is pressed, and the level read once it has gone. None with `reason` when none came."""
         if came is not None and self.windows is not None:
             self.clock.sleep(POPUP_SETTLE)
-            self.popup = self._popup_over(came.frame, came.reading)
+            self.popup = self._popup_over(came.geometry)
         if self.popup is None:
             if came is None:
                 self.last_reason = reason

@@ -82,8 +82,8 @@ class Observer:
     ) -> float | None:
         """Since when a window of the game's own has lain over the board `look` read, or over `place`
         where no board read (one cut by the window may read as none); None when none lies there."""
-        if look.reading is None and self.windows is not None:
-            self.popup = popup_over(self.windows, place.bounds, place.cell_size)
+        if look.reading is None:
+            self.popup = self._popup_over(place)
         if self.popup is None:
             return None
         return seen_at if since is None else since
@@ -107,7 +107,8 @@ class Observer:
             # Near the edge of where the game was: perhaps a board cut by it (one that moved or grew).
             reading = None
             self.last_reason = "the board read lies at the edge of the part of the screen looked at"
-        self.popup = self._popup_over(frame, reading) if reading is not None else None
+        shown = reading.geometry.shifted(frame.left, frame.top) if reading is not None else None
+        self.popup = self._popup_over(shown) if shown is not None else None
         if self.popup is not None:
             # What shows around the game's popup is part of a board (its rows above the popup), or a
             # board to be played only once the popup has gone.
@@ -119,12 +120,11 @@ class Observer:
             rows = self._next_rows(frame, reading, previous)
         return _Look(frame, reading, rows, capture_ms, read_ms)
 
-    def _popup_over(self, frame: Frame, reading: BoardReading) -> Region | None:
-        """A window of the game's own over the board read on `frame` (see game_popups), where the
-        display tells its windows."""
+    def _popup_over(self, board: CellMap) -> Region | None:
+        """A window of the game's own over a board (screen pixels) or at its edge (see game_popups),
+        where the display tells its windows."""
         if self.windows is None:
             return None
-        board = reading.geometry.shifted(frame.left, frame.top)
         return popup_over(self.windows, board.bounds, board.cell_size)
 
     def _next_rows(self, frame: Frame, reading: BoardReading, previous: list[str]) -> list[str] | None:

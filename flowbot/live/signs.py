@@ -282,7 +282,7 @@ class WinSigns:
                 return None
             if seen.puzzle.to_rows() == scene.rows or not self.solvable(seen.puzzle):
                 return None
-            if self._popup_over(frame, seen) is not None:
+            if self._popup_over(seen.geometry.shifted(frame.left, frame.top)) is not None:
                 # Part of a board beside a window of the game's own ("almost there" over the level, or
                 # "level complete" over the next one): its words say which, the board read says nothing.
                 return None

@@ -70,6 +70,4 @@ class WindowWatch:
 
 def _resized(before: WindowFacts, now: WindowFacts) -> bool:
     """True when the window shows at another size than before (not only in another place)."""
-    if before.box is None or now.box is None:
-        return False
-    return (before.box.width, before.box.height) != (now.box.width, now.box.height)
+    return before.box is not None and now.box is not None and before.box.size != now.box.size

@@ -58,7 +58,6 @@ class FlowTries:
     # Per flow drawn again alone at the tuner's current rung: how often it showed joined, unconfirmed.
     redrawn: dict[int, int] = field(default_factory=dict)
     taps_clear: bool = True  # False once a round of taps on dots left the board as it was
-    jumped: bool = False  # the try just drawn jumped or did not pause: showing nothing says nothing
     dead_page: bool = False  # a try drawn cell by cell, a pause a move, showed nothing: taps from then on
 
     @classmethod
@@ -128,12 +127,12 @@ class FlowTries:
         in_way = self.clear_strays(run) if broken else set()
         # How the try just drawn moved, before any step down: by jumps, or with no pause between moves
         # (a game that reads the pointer once a frame sees nothing of such a drag but its ends).
-        self.jumped = self.settings.corners_only or self.settings.move_delay <= 0
+        jumped = self.settings.corners_only or self.settings.move_delay <= 0
         if loop.tuner is not None and self.too_fast(evidence, broken, in_way) and loop.tuner.dropped():
             self.settings = loop.tuner.settings  # too fast for this game: one rung slower
             self.redrawn.clear()
             log.info("level %d: drawing slower: %s", number, loop.tuner.rung.name)
-        self.next_strokes(run, evidence, broken | in_way)
+        self.next_strokes(run, evidence, broken | in_way, jumped)
         return None
 
     def too_fast(self, evidence: Evidence, broken: set[int], in_way: set[int]) -> bool:
@@ -180,7 +179,7 @@ class FlowTries:
         shown = run.scene.geometry.shifted(-frame.left, -frame.top)
         return read_seen(frame.pixels, shown, self.baseline.flow_rgb, self.baseline.centres)
 
-    def next_strokes(self, run: LevelRun, evidence: Evidence, broken: set[int]) -> None:
+    def next_strokes(self, run: LevelRun, evidence: Evidence, broken: set[int], jumped: bool) -> None:
         """Plan the next try: only the flows with a cell or join not shown (a level whose last flow is
         fixed is won at once), each from the dot it was not started from (a game may pick a half-drawn
         pipe up at the dot it was started from); after an unconfirmed look, one flow."""
@@ -193,7 +192,7 @@ class FlowTries:
         # left with a selection takes every drag as the browser's drag-and-drop (a web game's 15x15
         # drew nothing on six rungs in a row so): from then on such tries are tapped.
         tuning = loop.tuner is not None and loop.tuner.probing
-        nothing_shown = bool(drawn) and drawn <= untouched and (not self.jumped or self.dead_page)
+        nothing_shown = bool(drawn) and drawn <= untouched and (not jumped or self.dead_page)
         self.dead_page = self.dead_page or nothing_shown
         self.tap_first = set() if tuning and not nothing_shown else untouched & broken & drawn
         if evidence.against:
