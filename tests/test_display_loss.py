@@ -32,6 +32,30 @@ def fresh_display_state(monkeypatch):
     monkeypatch.setattr(display, "_used", [])
 
 
+@pytest.fixture
+def kill_server():
+    """A function that kills a VirtualDisplay's X server as a crash would, keeping its number from the
+    displays other workers start meanwhile (they take the lowest free one): a client must find the
+    display gone, not a stranger's server there refusing its cookie. The number is given back after."""
+    held: list[str] = []
+
+    def kill(screen: display.VirtualDisplay) -> None:
+        """Mark the lock file ours (a live process: the number is not free), then kill the server."""
+        number = screen.name.lstrip(":")
+        Path(f"/tmp/.X{number}-lock").write_text(f"{os.getpid():10d}\n")  # the X servers' format
+        held.append(number)
+        screen.process.kill()
+        screen.process.wait()
+
+    yield kill
+    for number in held:
+        lock = Path(f"/tmp/.X{number}-lock")
+        with contextlib.suppress(OSError, ValueError):
+            if int(lock.read_text()) == os.getpid():
+                Path(f"/tmp/.X11-unix/X{number}").unlink(missing_ok=True)
+                lock.unlink()
+
+
 class _DeadGui:
     """pyautogui on a display that has gone: python-xlib's own errors, and a count of calls."""
 
@@ -170,11 +194,10 @@ def test_a_display_is_alive_only_while_its_server_answers_the_x_greeting(server,
 
 
 @live
-def test_display_alive_tells_a_running_x_server_from_a_killed_one():
+def test_display_alive_tells_a_running_x_server_from_a_killed_one(kill_server):
     with display.VirtualDisplay(320, 240) as screen:
         assert display.display_alive()
-        screen.process.kill()
-        screen.process.wait()
+        kill_server(screen)
         assert not display.display_alive()
     assert display.display_alive("")  # no X display named: cannot be told, so not called gone
     assert display.display_lost() is False
@@ -199,7 +222,9 @@ DRAGGING = ("--move-delay", "0.1")
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
 @pytest.mark.parametrize("command", ["auto-clear", "scrape"])
 @pytest.mark.parametrize("moment", MOMENTS)
-def test_killing_the_display_mid_flow_run_ends_with_one_line_and_status_13(tmp_path, command, moment):
+def test_killing_the_display_mid_flow_run_ends_with_one_line_and_status_13(
+    tmp_path, command, moment, kill_server
+):
     from tests.test_live_safety import GAME_AT, SCREEN, TITLE, WINDOW, start_window
 
     folder, results, pack = _levels(tmp_path), tmp_path / "results.jsonl", tmp_path / "scraped"
@@ -211,7 +236,7 @@ def test_killing_the_display_mid_flow_run_ends_with_one_line_and_status_13(tmp_p
     with display.VirtualDisplay(*SCREEN) as screen:
         game = start_window(game_command, GAME_AT)
         bot = _start_bot(tmp_path, command, "--count", "3", *options)
-        out, err = _killed_at(screen, bot, _moment(moment, results, next_level="up"))
+        out, err = _killed_at(screen, bot, _moment(moment, results, next_level="up"), kill_server)
         game_status = _ended(game, 10)
     _assert_one_line_and_status_13(bot, err, game_status)
     # Where the kill landed, by the game's own account: mid-drag no level was left, else level 1 solved.
@@ -227,7 +252,9 @@ def test_killing_the_display_mid_flow_run_ends_with_one_line_and_status_13(tmp_p
 
 @live
 @pytest.mark.parametrize("moment", MOMENTS)
-def test_killing_the_display_mid_run_ends_the_number_match_bot_with_one_line_and_status_13(tmp_path, moment):
+def test_killing_the_display_mid_run_ends_the_number_match_bot_with_one_line_and_status_13(
+    tmp_path, moment, kill_server
+):
     from tests.test_numbermatch_live import WINDOW
     from tests.test_numbermatch_live import start_game as start_numbermatch
 
@@ -236,7 +263,7 @@ def test_killing_the_display_mid_run_ends_the_number_match_bot_with_one_line_and
         game = start_numbermatch(results, "--seed", "3")
         bot = _start_bot(tmp_path, "auto-clear", "--numbermatch", "--count", "3",
                          "--region", f"0,0,{WINDOW[0]},{WINDOW[1]}")  # fmt: skip
-        out, err = _killed_at(screen, bot, _moment(moment, results, next_level="press"))
+        out, err = _killed_at(screen, bot, _moment(moment, results, next_level="press"), kill_server)
         game_status = _ended(game, 10)
     _assert_one_line_and_status_13(bot, err, game_status)
     left = [result["cleared"] for result in _results(results)]
@@ -255,12 +282,16 @@ def _start_bot(tmp_path: Path, command: str, *options: str) -> subprocess.Popen:
     )  # fmt: skip
 
 
-def _killed_at(screen: display.VirtualDisplay, bot: subprocess.Popen, wait: Callable[[subprocess.Popen], None]
-               ) -> tuple[str, str]:  # fmt: skip
+def _killed_at(
+    screen: display.VirtualDisplay,
+    bot: subprocess.Popen,
+    wait: Callable[[subprocess.Popen], None],
+    kill_server: Callable[[display.VirtualDisplay], None],
+) -> tuple[str, str]:
     """Kill the display's server once `wait(bot)` returns; the bot's stdout and stderr once it ended."""
     try:
         wait(bot)
-        screen.process.kill()
+        kill_server(screen)
         return bot.communicate(timeout=60)
     finally:
         if bot.poll() is None:
@@ -425,7 +456,9 @@ def test_a_display_number_whose_server_was_killed_is_free_again(tmp_path):
 @live
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool")
 @pytest.mark.parametrize("answered", [0, 1], ids=["at-the-first-question", "after-the-first-corner"])
-def test_killing_the_display_while_calibrate_asks_ends_with_one_line_and_status_13(tmp_path, answered):
+def test_killing_the_display_while_calibrate_asks_ends_with_one_line_and_status_13(
+    tmp_path, answered, kill_server
+):
     # Calibrating by pointing waits on a person: the display may go between two answers.
     from tests.test_live_safety import SCREEN, start_game
 
@@ -434,7 +467,7 @@ def test_killing_the_display_while_calibrate_asks_ends_with_one_line_and_status_
         with _asking(tmp_path, "calibrate", "--name", "probe", "--manual") as (bot, answer):
             for _ in range(answered):
                 answer("BOTTOM-RIGHT")
-            screen.process.kill()
+            kill_server(screen)
             answer(None)
             _, err = bot.communicate(timeout=30)
         game_status = _ended(game, 10)
@@ -443,10 +476,9 @@ def test_killing_the_display_while_calibrate_asks_ends_with_one_line_and_status_
 
 
 @live
-def test_calibrate_on_a_display_already_gone_is_one_line_and_status_6(tmp_path):
+def test_calibrate_on_a_display_already_gone_is_one_line_and_status_6(tmp_path, kill_server):
     with display.VirtualDisplay(320, 240) as screen:
-        screen.process.kill()
-        screen.process.wait()
+        kill_server(screen)
         checked = subprocess.run(
             [sys.executable, "-m", "flowbot", "calibrate", "--check"], capture_output=True, text=True,
             cwd=tmp_path, timeout=60,

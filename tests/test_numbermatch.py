@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from flowbot.numbermatch import (
 )
 from flowbot.numbermatch.board import is_near, rows_cleared_by
 from flowbot.numbermatch.replay import REVERSE, render_board, replay_text
+from flowbot.numbermatch.rules import WRAP_KINDS
 from tests.test_numbermatch_search import legal_pairs, replay_wins
 
 W = 9
@@ -144,6 +146,21 @@ def test_a_hand_checked_board():
     }
     assert set(find_pairs(cells)) == expected
     assert legal_pairs(cells, Rules()) == expected  # the test's own checker agrees
+
+
+@pytest.mark.parametrize("wrap", WRAP_KINDS)
+@pytest.mark.parametrize("diagonals", [True, False], ids=["diagonals", "no-diagonals"])
+def test_pairs_are_every_pair_the_referee_allows_each_once_on_random_boards(wrap, diagonals):
+    # Sparse and full boards of every width the games use and some they do not, the last row short.
+    rng = random.Random(f"{wrap}-{diagonals}")
+    for _ in range(400):
+        rules = Rules(width=rng.choice([1, 2, 3, 5, 7, 9, 10]), wrap=wrap, diagonals=diagonals)
+        emptied = rng.random()
+        cells = tuple(0 if rng.random() < emptied else rng.randint(1, 9) for _ in range(rng.randint(0, 50)))
+        pairs = find_pairs(cells, rules)
+        assert len(pairs) == len(set(pairs)), (cells, rules)
+        assert set(pairs) == legal_pairs(cells, rules), (cells, rules)
+        assert pairs == find_pairs(cells, rules)  # the same order every time: a seed deals alike
 
 
 # --- rows, adds, the win ----------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Read words on a frame with tesseract (pytesseract, imported only here); no OCR engine means no words."""
+"""Read words on a frame with tesseract: its library in this process (tesseract_api), else its program
+through pytesseract (imported only here); no OCR engine means no words."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ FRAME_PAD = 16
 # Reading band by band: grey levels from the ground that count as ink, the rows of plain ground that
 # part two bands, the heights a band of words can have (a small label in lower case has 5 rows of
 # ink), the rows of ground kept around each, and at most how many bands are read (each costs a
-# tesseract call, about 0.1 s).
+# reading: 5-50 ms with tesseract's library, 0.1 s with its program).
 INK_CONTRAST = 48
 BAND_GAP = 4
 BAND_HEIGHTS = (5, 240)
@@ -66,25 +67,63 @@ _READ: OrderedDict[bytes, list[Word]] = OrderedDict()
 
 @functools.cache
 def available() -> bool:
-    """True when tesseract and pytesseract are installed (the bootstrap installs both)."""
+    """True when tesseract can be used: its library, or its program with pytesseract (the bootstrap
+    installs both)."""
+    if _engine() is not None:
+        return True
     if shutil.which("tesseract") is None:
         log.warning("tesseract is not installed: labels of buttons cannot be read")
-        return False
-    try:
-        import pytesseract  # noqa: F401
-    except ImportError:
+    else:
         log.warning("pytesseract is not installed: labels of buttons cannot be read")
-        return False
-    return True
+    return False
+
+
+class _Program:
+    """The tesseract program run once per picture through pytesseract (where its library is not found)."""
+
+    def __init__(self, pytesseract) -> None:
+        self._pytesseract = pytesseract
+
+    def data(self, grey: np.ndarray, page_mode: int) -> dict[str, list] | None:
+        """Every box tesseract finds on a grey picture (see TesseractApi.data); None when it failed."""
+        pytesseract = self._pytesseract
+        try:
+            return pytesseract.image_to_data(
+                grey, config=f"--psm {page_mode}", output_type=pytesseract.Output.DICT
+            )
+        except (pytesseract.TesseractError, OSError) as error:
+            log.info("tesseract failed: %s", error)
+            return None
+
+
+_ENGINES: dict[int, object] = {}
 
 
 def _engine():
-    """pytesseract, the tesseract runs it starts limited to TESSERACT_THREADS threads (they inherit
-    this process's environment; a limit set there already is kept)."""
-    import pytesseract
-
+    """This process's tesseract (its library, loaded once per process, else its program), or None;
+    either runs limited to TESSERACT_THREADS threads (the library reads this process's environment
+    when it loads, the program inherits it; a limit set there already is kept)."""
     os.environ.setdefault("OMP_THREAD_LIMIT", TESSERACT_THREADS)
-    return pytesseract
+    pid = os.getpid()  # a forked child loads its own: a model is not shared across a fork
+    if pid not in _ENGINES:
+        _ENGINES[pid] = _loaded_engine()
+    return _ENGINES[pid]
+
+
+def _loaded_engine():
+    """The library if it loads, else the program if it and pytesseract are installed, else None."""
+    from flowbot.capture.tesseract_api import TesseractApi
+
+    api = TesseractApi.load()
+    if api is not None:
+        return api
+    if shutil.which("tesseract") is None:
+        return None
+    try:
+        import pytesseract
+    except ImportError:
+        return None
+    return _Program(pytesseract)
 
 
 def read_line(patch: np.ndarray) -> str:
@@ -96,8 +135,8 @@ def read_line(patch: np.ndarray) -> str:
 
 
 def read_lines(patches: list[np.ndarray]) -> list[str]:
-    """The text of several one-line labels, read in one tesseract call (each call costs ~0.2 s to
-    start): the labels are stacked one above the other with a gap, and words go back by row.
+    """The text of several one-line labels, read in one tesseract call: the labels are stacked one
+    above the other with a gap, and words go back by row.
 
     patches : (H, W, 3) uint8 ndarrays, BGR
     """
@@ -105,7 +144,6 @@ def read_lines(patches: list[np.ndarray]) -> list[str]:
     usable = [index for index, patch in enumerate(patches) if patch.size and min(patch.shape[:2]) >= 4]
     if not usable or not available():
         return texts
-    pytesseract = _engine()
 
     prepared = [_binarised(_prepared(patches[index], TEXT_HEIGHT, pad=TEXT_HEIGHT // 2)) for index in usable]
     width = max(image.shape[1] for image in prepared)
@@ -117,10 +155,8 @@ def read_lines(patches: list[np.ndarray]) -> list[str]:
         spans.append((top, top + image.shape[0]))
         top += image.shape[0] + TEXT_HEIGHT // 2
     sheet = np.vstack(rows)
-    try:
-        data = pytesseract.image_to_data(sheet, config="--psm 6", output_type=pytesseract.Output.DICT)
-    except (pytesseract.TesseractError, OSError) as error:
-        log.info("tesseract failed on labels: %s", error)
+    data = _engine().data(sheet, 6)  # --psm 6: one block of lines
+    if data is None:
         return texts
     words: list[list[tuple[int, str]]] = [[] for _ in usable]
     for index, text in enumerate(data["text"]):
@@ -137,7 +173,7 @@ def read_lines(patches: list[np.ndarray]) -> list[str]:
 
 def read_words(frame: np.ndarray, scale: float | None = None) -> list[Word]:
     """Every word tesseract finds on a frame (sparse text: labels, links, messages), in frame pixels.
-    A picture read lately is not read again (a few hundred milliseconds of OCR): the live loop looks
+    A picture read lately is not read again (up to a tenth of a second of OCR): the live loop looks
     at a game's still window after each try of a level.
 
     frame : (H, W, 3) uint8 ndarray, BGR
@@ -166,17 +202,13 @@ def _picture_key(frame: np.ndarray, scale: float | None = None) -> bytes:
 
 def _tesseract_words(frame: np.ndarray, scale: float | None = None) -> list[Word]:
     """Every word tesseract finds on a frame, in frame pixels (see read_words)."""
-    pytesseract = _engine()
-
     height = frame.shape[0]
     # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.
     if scale is None:
         scale = 2.0 if height < 600 else 1.0
     image = _prepared(frame, round(height * scale), pad=FRAME_PAD, invert_dark=False)
-    try:
-        data = pytesseract.image_to_data(image, config="--psm 11", output_type=pytesseract.Output.DICT)
-    except (pytesseract.TesseractError, OSError) as error:
-        log.info("tesseract failed on a frame: %s", error)
+    data = _engine().data(image, 11)  # --psm 11: sparse text, in no particular order
+    if data is None:
         return []
     words = []
     for index, text in enumerate(data["text"]):

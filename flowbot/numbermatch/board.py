@@ -119,7 +119,7 @@ def _near(a: int, b: int, width: int, wrap: str) -> bool:
 
 
 def _remove(cells: bytes, a: int, b: int, width: int, clear_rows: bool = True) -> tuple[bytes, int]:
-    """Clear slots a and b; take away their rows if that left them empty (with `clear_rows` off,
+    """Clear slots a < b; take away their rows if that left them empty (with `clear_rows` off,
     only emptied rows at the bottom). Returns (board, rows taken)."""
     board = bytearray(cells)
     board[a] = 0
@@ -129,14 +129,15 @@ def _remove(cells: bytes, a: int, b: int, width: int, clear_rows: bool = True) -
         after = normalize(bytes(board), width, clear_rows=False)
         return after, -(-before // width) - -(-len(after) // width)
     taken = 0
-    first, last = sorted((a // width, b // width))
-    # The later row first, so that taking it away does not move the earlier one.
-    for row in (last, first) if first != last else (last,):
-        start = row * width
-        end = min(start + width, len(board))
-        if board.count(0, start, end) == end - start:
-            del board[start:end]
-            taken += 1
+    # b's row first, so that taking it away does not move a's (a < b, so a's row is never after it).
+    last = b - b % width
+    if not any(board[last : last + width]):
+        del board[last : last + width]
+        taken = 1
+    first = a - a % width
+    if first != last and not any(board[first : first + width]):
+        del board[first : first + width]
+        taken += 1
     return bytes(board), taken
 
 
@@ -160,51 +161,65 @@ def _add(cells: bytes, kind: str = "copy", digits: bool = True) -> bytes:
 def _pairs(classes: bytes, width: int, wrap: str, diagonals: bool) -> list[Pair]:
     """Every removable pair of a board given as digit classes (see `CLASS_TABLE`), each pair once.
 
-    Each slot looks forward only (reading order, down the column, down both diagonals) to the first
-    slot that is not cleared; a pair is found when that slot holds the same class. `wrap` is a kind
-    of `Rules.wrap`.
+    Pairs along the reading line come first, then, by their first slot, those down a column, down to
+    the right and down to the left (in that order for one slot): each slot pairs with the first slot
+    not cleared after it on each line, when that slot holds the same class. `wrap` is a kind of
+    `Rules.wrap`. The search calls this at every position, so it walks the filled slots once.
     """
     size = len(classes)
     filled = list(itertools.compress(range(size), classes))
     if wrap == WRAP_NEXT_ROW:
-        # In any line, the next filled slot is found here already: a slot -> the slot it pairs with
-        # across a row's end.
-        wrapped = dict(itertools.pairwise(filled))
-        found = [(a, b) for a, b in wrapped.items() if classes[a] == classes[b]]
+        found = [(a, b) for a, b in itertools.pairwise(filled) if classes[a] == classes[b]]
     else:
-        wrapped = {}
         found = [
             (a, b)
             for a, b in itertools.pairwise(filled)
             if classes[a] == classes[b] and a // width == b // width
         ]
+    wrapped = {}  # a -> b across a row's end on a line that leaves the last column out
     if wrap == WRAP_SKIP_LAST:
-        # The line across rows leaves the last column out: the next filled slot but those.
         line = [index for index in filled if index % width != width - 1]
         for a, b in itertools.pairwise(line):
             if a // width != b // width and classes[a] == classes[b]:
                 wrapped[a] = b
                 found.append((a, b))
-    skip_of = wrapped.get
-    for a in filled:
-        value = classes[a]
-        skip = skip_of(a, -1)  # found already: a column or diagonal may be the same two slots
-        b = a + width
-        while b < size and not classes[b]:
-            b += width
-        if b < size and classes[b] == value and b != skip:
-            found.append((a, b))
-        if not diagonals:
-            continue
-        col = a % width
-        for step, room in ((width + 1, width - 1 - col), (width - 1, col)):
-            b = a
-            for _ in range(room):
-                b += step
-                if b >= size:
-                    break
-                if classes[b]:
-                    if classes[b] == value and b != skip:
-                        found.append((a, b))
-                    break
+    # Walking the filled slots in reading order, the last one seen on a slot's column (or diagonal) is
+    # the first filled one above it there. A diagonal is named by row - col (down to the right, a
+    # negative one indexing from the list's end) or row + col (down to the left).
+    lines: list[tuple[int, int, int]] = []  # (a, 0 column / 1 right / 2 left, b)
+    column = [-1] * width
+    if diagonals:
+        rows = size // width + 1
+        right = [-1] * (width + rows)
+        left = [-1] * (width + rows)
+        for b in filled:
+            value = classes[b]
+            row, col = divmod(b, width)
+            a = column[col]
+            column[col] = b
+            if a >= 0 and classes[a] == value:
+                lines.append((a, 0, b))
+            a = right[row - col]
+            right[row - col] = b
+            if a >= 0 and classes[a] == value:
+                lines.append((a, 1, b))
+            a = left[row + col]
+            left[row + col] = b
+            if a >= 0 and classes[a] == value:
+                lines.append((a, 2, b))
+    else:
+        for b in filled:
+            col = b % width
+            a = column[col]
+            column[col] = b
+            if a >= 0 and classes[a] == classes[b]:
+                lines.append((a, 0, b))
+    if not lines:
+        return found
+    lines.sort()
+    if wrap == WRAP_NEXT_ROW:
+        # Found already when nothing filled lies between: the reading line runs through both slots.
+        found.extend((a, b) for a, _, b in lines if classes.count(0, a + 1, b) != b - a - 1)
+    else:
+        found.extend((a, b) for a, _, b in lines if wrapped.get(a) != b)
     return found
