@@ -14,6 +14,7 @@ from flowbot.capture.screen import Frame, Region  # noqa: E402 - after the skip 
 from flowbot.game.numbermatch import NumberMatchView  # noqa: E402
 from flowbot.game.render import surface_to_bgr  # noqa: E402
 from flowbot.live.clock import ManualClock  # noqa: E402
+from flowbot.modes.numbermatch_act import CLICK_HOLD  # noqa: E402
 from flowbot.modes.numbermatch_clear import NumberMatchClear  # noqa: E402
 from flowbot.modes.numbermatch_view import locate, overlap_shift  # noqa: E402
 from flowbot.numbermatch.game import NumberMatchGame  # noqa: E402
@@ -73,17 +74,35 @@ class ViewPointer:
         self.view.wheel(-notches)  # the view's steps count up the board
 
 
-def play(seed: int, size: tuple[int, int], count: int, start: int = 27, rules: Rules | None = None):
+def play(
+    seed: int, size: tuple[int, int], count: int, start: int = 27, rules: Rules | None = None, clock=None
+):
     """Run the loop on a fresh game (playing by `rules`); returns (report, results, game)."""
     results: list = []
     game = NumberMatchGame(random.Random(seed), start=start, rules=rules or Rules(), report=results.append)
     view = NumberMatchView(game, size)
-    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, count, clock=ManualClock())
+    loop = NumberMatchClear(ViewScreen(view), ViewPointer(view), None, count, clock=clock or ManualClock())
     return loop.run(), results, game
 
 
+class _NapsKept(ManualClock):
+    """A manual clock that keeps every sleep asked of it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.naps: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        """Keep the nap, then move on at once."""
+        self.naps.append(seconds)
+        super().sleep(seconds)
+
+
 def test_boards_are_cleared_and_the_game_agrees() -> None:
-    report, results, game = play(seed=4, size=(540, 960), count=2)
+    clock = _NapsKept()
+    report, results, game = play(seed=4, size=(540, 960), count=2, clock=clock)
+    # Each click's hold is the clock's time too: no real wait where the clock is a test's.
+    assert report.clicks and clock.naps.count(CLICK_HOLD) == report.clicks
     assert report.stopped is None, report.stopped
     assert report.cleared == 2
     assert [result.cleared for result in results] == [True, True]

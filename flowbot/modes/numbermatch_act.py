@@ -115,7 +115,7 @@ class Pressing:
     def press(self, x: float, y: float) -> None:
         """One click, after the guard's look."""
         self.guard.check(x, y)
-        click(self.pointer, x, y, hold=CLICK_HOLD)
+        click(self.pointer, x, y, hold=CLICK_HOLD, sleep=self.clock.sleep)
         self.clicks += 1
         self.clock.sleep(SETTLE)
 
