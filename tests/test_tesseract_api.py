@@ -84,3 +84,16 @@ def test_each_process_loads_its_own_engine(monkeypatch):
     assert ocr._engine() is first and len(loads) == 1
     monkeypatch.setattr(ocr.os, "getpid", lambda: -5)
     assert ocr._engine() is not first and len(loads) == 2
+
+
+def test_loading_the_library_limits_its_threads_unless_the_environment_says_otherwise(monkeypatch):
+    # OpenMP reads the limit once, when the library loads: set after, its threads spin (twice the CPU).
+    import flowbot.capture.tesseract_api as tesseract_api
+
+    monkeypatch.setattr(tesseract_api, "_library", lambda: None)
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    assert TesseractApi.load() is None
+    assert tesseract_api.os.environ["OMP_THREAD_LIMIT"] == "1"
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "3")
+    TesseractApi.load()
+    assert tesseract_api.os.environ["OMP_THREAD_LIMIT"] == "3"

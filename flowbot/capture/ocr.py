@@ -114,7 +114,7 @@ def _loaded_engine():
     """The library if it loads, else the program if it and pytesseract are installed, else None."""
     from flowbot.capture.tesseract_api import TesseractApi
 
-    api = TesseractApi.load()
+    api = TesseractApi.load(TESSERACT_THREADS)
     if api is not None:
         return api
     if shutil.which("tesseract") is None:

@@ -38,8 +38,12 @@ class TesseractApi:
         self._lock = threading.Lock()
 
     @classmethod
-    def load(cls) -> TesseractApi | None:
-        """The library with English loaded, or None (no library, no model: the caller runs the program)."""
+    def load(cls, threads: str = "1") -> TesseractApi | None:
+        """The library with English loaded, or None (no library, no model: the caller runs the program).
+        Its OpenMP threads are limited to `threads` unless OMP_THREAD_LIMIT says otherwise: OpenMP reads
+        the limit once, when the library loads, and threads over it spin while they wait (twice the CPU
+        and more wall time on a busy machine, for the same words)."""
+        os.environ.setdefault("OMP_THREAD_LIMIT", threads)
         library = _library()
         if library is None:
             return None
