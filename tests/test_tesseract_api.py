@@ -64,7 +64,7 @@ def test_a_picture_read_twice_reads_the_same_and_a_blank_one_reads_no_word():
 
 
 def test_without_the_library_the_program_reads(monkeypatch):
-    monkeypatch.setattr(TesseractApi, "load", classmethod(lambda cls: None))
+    monkeypatch.setattr(TesseractApi, "load", classmethod(lambda cls, threads="1": None))
     engine = ocr._loaded_engine()
     if shutil.which("tesseract") is None:
         assert engine is None
