@@ -39,19 +39,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def _pictures(folder: Path, limit: int) -> list[tuple[str, object]]:
     """(name, grey picture) for each whole screenshot and each of its text bands, as ocr reads them."""
     pictures = []
-    for path in sorted(folder.glob("*.png")) + sorted(folder.glob("*.jpg")):
-        if len(pictures) and len({name for name, _ in pictures}) >= limit:
+    paths = sorted(folder.glob("*.png")) + sorted(folder.glob("*.jpg"))
+    read = 0
+    for path in paths:
+        if read >= limit:
             break
         frame = cv2.imread(str(path))
         if frame is None:
             continue
-        scale = 2.0 if frame.shape[0] < 600 else 1.0
-        whole = ocr._prepared(frame, round(frame.shape[0] * scale), pad=ocr.FRAME_PAD, invert_dark=False)
-        pictures.append((path.name, whole))
+        read += 1
+        pictures.append((path.name, ocr.page_image(frame)[0]))
         for top, bottom in ocr.text_bands(frame)[: ocr.BAND_LIMIT]:
             band = frame[max(0, top - ocr.BAND_MARGIN) : bottom + ocr.BAND_MARGIN]
-            grey = ocr._prepared(band, band.shape[0] * 2, pad=ocr.FRAME_PAD, invert_dark=False)
-            pictures.append((path.name, grey))
+            pictures.append((path.name, ocr.page_image(band)[0]))  # as read_words_in_bands' first look
     return pictures
 
 

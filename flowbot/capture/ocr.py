@@ -202,11 +202,7 @@ def _picture_key(frame: np.ndarray, scale: float | None = None) -> bytes:
 
 def _tesseract_words(frame: np.ndarray, scale: float | None = None) -> list[Word]:
     """Every word tesseract finds on a frame, in frame pixels (see read_words)."""
-    height = frame.shape[0]
-    # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.
-    if scale is None:
-        scale = 2.0 if height < 600 else 1.0
-    image = _prepared(frame, round(height * scale), pad=FRAME_PAD, invert_dark=False)
+    image, scale = page_image(frame, scale)
     data = _engine().data(image, 11)  # --psm 11: sparse text, in no particular order
     if data is None:
         return []
@@ -226,6 +222,19 @@ def _tesseract_words(frame: np.ndarray, scale: float | None = None) -> list[Word
             )
         )
     return words
+
+
+def page_image(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+    """The grey picture tesseract is given for a frame in read_words, and the scale it is enlarged by
+    (default: 2 below 600 rows, else 1).
+
+    frame : (H, W, 3) uint8 ndarray, BGR
+    """
+    height = frame.shape[0]
+    # Small frames are enlarged so their text reaches the size tesseract reads best; big ones are not.
+    if scale is None:
+        scale = 2.0 if height < 600 else 1.0
+    return _prepared(frame, round(height * scale), pad=FRAME_PAD, invert_dark=False), scale
 
 
 def read_words_in_bands(frame: np.ndarray, limit: int = BAND_LIMIT) -> list[Word]:
